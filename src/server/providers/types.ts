@@ -1,0 +1,138 @@
+import type { ServiceId } from '../../shared/services';
+
+/**
+ * One interface over Spotify and Apple Music. Everything above this folder (matching, transfers, exports)
+ * talks to a `MusicProvider` and never to a service's wire format.
+ */
+
+/** A track as Crossfade sees it, whatever service it came from. */
+export interface NormalizedTrack {
+  /** The service's own id (Spotify base62 id, Apple catalog song id). */
+  id: string;
+  /** What the service's add-to-playlist call takes (`spotify:track:…`, or the Apple catalog id). */
+  uri: string;
+  name: string;
+  artists: string[];
+  album: string;
+  durationMs: number;
+  isrc?: string;
+  explicit?: boolean;
+  imageUrl?: string;
+  /** `YYYY-MM-DD`, `YYYY-MM` or `YYYY`. */
+  releaseDate?: string;
+  genres?: string[];
+  albumType?: 'album' | 'single' | 'compilation';
+  trackNumber?: number;
+  /** Share URL on the service, when it has one. */
+  url?: string;
+  /**
+   * Availability as far as the answer told us: `playable` in the region the call was made for, and the
+   * regions known to carry it (only the sandbox and extended-quota Spotify report a full list).
+   */
+  availability?: { playable?: boolean; regions?: string[] };
+}
+
+/** Why a playlist entry could not become a `NormalizedTrack`: reported to the person, never dropped silently. */
+export type SkipReason = 'unavailable' | 'local_file' | 'episode' | 'video' | 'not_in_catalog';
+
+export type PlaylistEntry =
+  | { position: number; kind: 'track'; track: NormalizedTrack }
+  | {
+      position: number;
+      kind: 'skipped';
+      reason: SkipReason;
+      /** What is known of it (local files keep their tags), for the list of failures. */
+      name?: string;
+      artists?: string[];
+      album?: string;
+      durationMs?: number;
+    };
+
+export interface PlaylistSummary {
+  id: string;
+  name: string;
+  description?: string;
+  imageUrl?: string;
+  trackCount: number;
+  ownerId?: string;
+  ownerName?: string;
+  /** False for playlists the person follows but cannot change or (Spotify dev mode) read. */
+  isOwned?: boolean;
+  url?: string;
+}
+
+export interface PlaylistContents {
+  playlist: PlaylistSummary;
+  /** Every entry in playlist order; `position` is the zero-based index in the source playlist. */
+  entries: PlaylistEntry[];
+}
+
+export interface ProviderUser {
+  id: string;
+  displayName?: string;
+  /** Spotify: the user's market when known; Apple: the storefront id (`us`). Lower or upper as the service uses. */
+  region?: string;
+}
+
+/** A structured search; each client turns it into its own query syntax. */
+export interface TrackQuery {
+  title?: string;
+  artist?: string;
+  album?: string;
+  /** Free text used as is (the simplified-title route). */
+  text?: string;
+}
+
+export interface CreatedPlaylist {
+  id: string;
+  url: string;
+}
+
+/** Parsed share link (see src/server/share-links). */
+export interface SharedPlaylistRef {
+  service: ServiceId;
+  id: string;
+  /** Apple storefront from the URL (`us`), when the link carries one. */
+  storefront?: string;
+}
+
+/** Called when the client waits for a rate limit, so a job can show "waiting 12 s for Spotify". */
+export type RateLimitListener = (info: { service: ServiceId; waitMs: number; attempt: number }) => void;
+
+export interface AddTracksProgress {
+  /** How many of the given uris are now in the playlist, in order. */
+  added: number;
+  total: number;
+}
+
+export interface MusicProvider {
+  readonly service: ServiceId;
+  /** Largest batch `addTracks` sends per call (Spotify 100, Apple 100). */
+  readonly addBatchSize: number;
+  /** Largest ISRC batch one lookup call takes (Apple 25, Spotify 1: `isrc:` search). */
+  readonly isrcBatchSize: number;
+  /** True when playlists can only be created and appended to (Apple). */
+  readonly appendOnly: boolean;
+
+  getCurrentUser(): Promise<ProviderUser>;
+  listPlaylists(): Promise<PlaylistSummary[]>;
+  getPlaylist(playlistId: string): Promise<PlaylistContents>;
+  searchTracks(query: TrackQuery, options?: { limit?: number; region?: string }): Promise<NormalizedTrack[]>;
+  /** ISRCs are upper-cased and validated by the caller; the answer maps each ISRC to every track carrying it. */
+  lookupIsrcs(isrcs: string[], options?: { region?: string }): Promise<Map<string, NormalizedTrack[]>>;
+  getTrack(trackId: string, options?: { region?: string }): Promise<NormalizedTrack | null>;
+  createPlaylist(name: string, description?: string): Promise<CreatedPlaylist>;
+  /**
+   * Appends in the given order, in batches of `addBatchSize`. `onBatch` runs after each batch is
+   * confirmed, so a durable job can checkpoint there and resume without duplicates.
+   */
+  addTracks(
+    playlistId: string,
+    uris: string[],
+    onBatch?: (progress: AddTracksProgress) => void | Promise<void>,
+  ): Promise<void>;
+  /** Which of these tracks can be played in `region` (ISO 3166-1 alpha-2, any case). */
+  getAvailability(trackIds: string[], region: string): Promise<Map<string, boolean>>;
+  /** A playlist someone shared; errors with a ProviderError(kind 'forbidden') where the service forbids it. */
+  readSharedPlaylist(ref: SharedPlaylistRef): Promise<PlaylistContents>;
+}
