@@ -124,7 +124,11 @@ export class HttpClient {
         response = await this.send(method, url, request);
       } catch (error) {
         if (serverErrors >= this.options.maxRetries) {
-          throw new ProviderError(service, 'unavailable', `${label(service)} did not answer (${describe(error)}).`);
+          throw new ProviderError(
+            service,
+            'unavailable',
+            `${label(service)} did not answer (${describeFailure(error)}).`,
+          );
         }
         await this.backoff(serverErrors++);
         continue;
@@ -191,7 +195,12 @@ export class HttpClient {
     try {
       json = text === '' ? undefined : JSON.parse(text);
     } catch {
-      throw new ProviderError(service, 'malformed', `${label(service)} sent an answer that is not JSON.`, response.status);
+      throw new ProviderError(
+        service,
+        'malformed',
+        `${label(service)} sent an answer that is not JSON.`,
+        response.status,
+      );
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
@@ -218,7 +227,10 @@ export class HttpClient {
   }
 
   private countCall(method: string, url: URL) {
-    const path = url.pathname.replace(/\/(?:[A-Za-z0-9]{22}|[pil]\.[A-Za-z0-9-]+|pl\.[A-Za-z0-9.-]+|\d{5,})(?=\/|$)/g, '/{id}');
+    const path = url.pathname.replace(
+      /\/(?:[A-Za-z0-9]{22}|[pil]\.[A-Za-z0-9-]+|pl\.[A-Za-z0-9.-]+|\d{5,})(?=\/|$)/g,
+      '/{id}',
+    );
     const key = `${method} ${path}`;
     this.callCounts.set(key, (this.callCounts.get(key) ?? 0) + 1);
   }
@@ -234,5 +246,5 @@ export function parseRetryAfter(value: string | null): number | undefined {
 }
 
 const label = (service: ServiceId) => (service === 'spotify' ? 'Spotify' : 'Apple Music');
-const describe = (error: unknown) =>
+const describeFailure = (error: unknown) =>
   error instanceof Error ? (error.name === 'TimeoutError' ? 'timed out' : error.message) : String(error);

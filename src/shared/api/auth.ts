@@ -12,7 +12,9 @@ export const MAX_PASSWORD_LENGTH = 256;
 
 const requiredText = (field: string, max: number) =>
   z
-    .string({ error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be text`) })
+    .string({
+      error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be text`),
+    })
     .max(max, `${field} must be at most ${max} characters`);
 
 export const usernameSchema = requiredText('Username', MAX_USERNAME_LENGTH)
@@ -34,7 +36,9 @@ export const registerRequestSchema = z.object({
 export type RegisterRequest = z.infer<typeof registerRequestSchema>;
 
 export const loginRequestSchema = z.object({
-  username: requiredText('Username', MAX_USERNAME_LENGTH).trim().min(1, 'Please enter both username and password'),
+  username: requiredText('Username', MAX_USERNAME_LENGTH)
+    .trim()
+    .min(1, 'Please enter both username and password'),
   password: requiredText('Password', MAX_PASSWORD_LENGTH).min(1, 'Please enter both username and password'),
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
