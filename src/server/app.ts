@@ -1,0 +1,87 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { AppDeps, AppEnv } from './app-context';
+import { pingDatabase } from './db/client';
+import { ApiError, renderError } from './http/errors';
+import { requestContext } from './http/request-context';
+import { securityHeaders } from './http/security-headers';
+import { authRoutes } from './routes/auth-routes';
+import { eventRoutes } from './routes/event-routes';
+
+export interface AppOptions {
+  /** Built front end (dist/web); without it the API still works and pages say how to build. */
+  webRoot?: string;
+  /** Extra apps mounted beside the API, such as the sandbox emulators at /sandbox. */
+  mounts?: { path: string; app: Hono }[];
+}
+
+/** Room for a 1 MB field to reach validation (and a clear 400); anything larger is refused unread. */
+const MAX_JSON_BODY = 2 * 1024 * 1024;
+
+/** Composes the HTTP application: API under /api, sandbox emulators, and the single-page front end. */
+export function createApp(deps: AppDeps, options: AppOptions = {}) {
+  const { logger } = deps;
+  const app = new Hono<AppEnv>();
+
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    await next();
+    // Path only: query strings can carry OAuth codes and states.
+    logger.info(
+      {
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round(performance.now() - started),
+      },
+      'request',
+    );
+  });
+  app.use('*', securityHeaders(deps.config));
+  app.onError((error, c) => renderError(error, c, logger));
+
+  const api = new Hono<AppEnv>();
+  api.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_JSON_BODY,
+      onError: () => {
+        throw new ApiError(413, 'The request is too large (2 MB at most).');
+      },
+    }),
+  );
+  api.get('/health', async (c) => {
+    const databaseUp = await pingDatabase(deps.db);
+    return c.json({ ok: databaseUp }, databaseUp ? 200 : 503);
+  });
+  api.use('*', requestContext(deps));
+  api.route('/auth', authRoutes(deps));
+  api.route('/events', eventRoutes(deps));
+  api.all('*', (c) => c.json({ message: `No API route for ${c.req.method} ${c.req.path}.` }, 404));
+  app.route('/api', api);
+
+  for (const mount of options.mounts ?? []) app.route(mount.path, mount.app);
+
+  if (options.webRoot && existsSync(join(options.webRoot, 'index.html'))) {
+    const webRoot = options.webRoot;
+    const indexHtml = readFileSync(join(webRoot, 'index.html'), 'utf8');
+    app.use('/assets/*', serveStatic({ root: webRoot }));
+    app.use(
+      '*',
+      serveStatic({ root: webRoot, rewriteRequestPath: (path) => (path === '/' ? '/index.html' : path) }),
+    );
+    // Client-side routes: every other GET answers the app shell, so deep links and reloads work.
+    app.get('*', (c) => c.html(indexHtml));
+  } else {
+    app.get('*', (c) =>
+      c.text(
+        'The web app is not built. Run `npm start` (it builds it) or `npm run dev` for development.',
+        503,
+      ),
+    );
+  }
+  return app;
+}

@@ -1,0 +1,34 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, lt } from 'drizzle-orm';
+import type { SessionUser } from '../../shared/api/auth';
+import type { Database } from '../db/client';
+import { sessions, users } from '../db/schema';
+
+/**
+ * Server-side sessions behind an opaque random cookie token. Only the token's SHA-256 is stored, a new
+ * token is issued at every sign-in, and deleting the row revokes it at once.
+ */
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export async function createSession(db: Database, userId: string, ttlDays: number) {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(Date.now() + ttlDays * 24 * 60 * 60 * 1000);
+  await db.insert(sessions).values({ tokenHash: hashToken(token), userId, expiresAt });
+  // Expired sessions of this person are useless; clearing them here keeps the table small without a sweeper.
+  await db.delete(sessions).where(and(eq(sessions.userId, userId), lt(sessions.expiresAt, new Date())));
+  return { token, expiresAt };
+}
+
+export async function findSessionUser(db: Database, token: string): Promise<SessionUser | null> {
+  const [row] = await db
+    .select({ id: users.id, username: users.username, email: users.email, plan: users.plan })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, new Date())))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function revokeSession(db: Database, token: string) {
+  await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('defaults to the loopback address people can register as a Spotify redirect URI, and sandbox mode', () => {
+    const config = loadConfig({});
+    expect(config.publicUrl).toBe('http://127.0.0.1:3000');
+    expect(config.sandbox).toEqual({ spotify: true, apple: true });
+    expect(config.DATABASE_URL).toBeUndefined();
+  });
+
+  it('leaves sandbox mode for a service once its credentials are set', () => {
+    const config = loadConfig({
+      SPOTIFY_CLIENT_ID: 'abc',
+      APPLE_TEAM_ID: 'TEAM123456',
+      APPLE_KEY_ID: 'KEY1234567',
+      APPLE_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----',
+    });
+    expect(config.sandbox).toEqual({ spotify: false, apple: false });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /^Invalid setting PORT: /],
+    [
+      { DATABASE_URL: 'not a url' },
+      /^Invalid setting DATABASE_URL: DATABASE_URL must be a postgres:\/\/ URL$/,
+    ],
+    [{ TOKEN_ENCRYPTION_KEY: 'c2hvcnQ=' }, /TOKEN_ENCRYPTION_KEY must be 32 bytes in base64/],
+    [{ APPLE_TEAM_ID: 'TEAM123456' }, /set APPLE_TEAM_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY together/],
+    [{ SPOTIFY_MODE: 'turbo' }, /^Invalid setting SPOTIFY_MODE: /],
+  ])('stops with one line naming the bad setting: %j', (env, expected) => {
+    expect(() => loadConfig(env)).toThrow(expected);
+  });
+});

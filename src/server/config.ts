@@ -1,0 +1,109 @@
+import { z } from 'zod';
+
+/**
+ * Every setting Crossfade reads, parsed once at start-up. A bad value stops the process with one line
+ * naming the variable (see main.ts), instead of failing later in some request. README.md documents them;
+ * nothing else in the server reads `process.env`.
+ */
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
+
+const booleanFlag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default(fallback ? 'true' : 'false')
+    .transform((value) => ['true', '1', 'yes'].includes(value));
+
+export const settingsSchema = z.object({
+  HOST: z.string().default('127.0.0.1'),
+  PORT: port(3000),
+  /** Address people use to reach Crossfade; OAuth redirect URIs are built from it. */
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalText.pipe(z.url({ error: 'DATABASE_URL must be a postgres:// URL' }).optional()),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** 32 bytes, base64; encrypts provider tokens at rest. Generated into DATA_DIR when unset. */
+  TOKEN_ENCRYPTION_KEY: optionalText.pipe(
+    z
+      .string()
+      .refine(
+        (value) => Buffer.from(value, 'base64').length === 32,
+        'TOKEN_ENCRYPTION_KEY must be 32 bytes in base64',
+      )
+      .optional(),
+  ),
+  SESSION_TTL_DAYS: z.coerce.number().positive().max(365).default(30),
+  /** Failed sign-ins allowed per username and per address in LOGIN_THROTTLE_WINDOW_MINUTES. */
+  LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
+  LOGIN_THROTTLE_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+  /** Honour X-Forwarded-For / X-Forwarded-Proto from a reverse proxy in front of Crossfade. */
+  TRUST_PROXY: booleanFlag(false),
+
+  SPOTIFY_CLIENT_ID: optionalText,
+  SPOTIFY_MODE: z.enum(['development', 'extended']).default('development'),
+  SPOTIFY_ACCOUNTS_URL: z.url().default('https://accounts.spotify.com'),
+  SPOTIFY_API_URL: z.url().default('https://api.spotify.com/v1'),
+
+  APPLE_TEAM_ID: optionalText,
+  APPLE_KEY_ID: optionalText,
+  /** The MusicKit .p8 key (PEM); literal "\n" sequences are accepted for one-line env files. */
+  APPLE_PRIVATE_KEY: optionalText,
+  APPLE_API_URL: z.url().default('https://api.music.apple.com/v1'),
+
+  /** Catalog file for the sandbox emulators (CSV or JSON Lines); the built-in generator otherwise. */
+  SANDBOX_CATALOG: optionalText,
+  /** Calls per rolling 30 s the sandbox emulators allow before answering 429; 0 turns the limit off. */
+  SANDBOX_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
+
+  ANTHROPIC_API_KEY: optionalText,
+  ANTHROPIC_BASE_URL: optionalText.pipe(z.url().optional()),
+  ANTHROPIC_MODEL: z.string().default('claude-sonnet-4-5'),
+  AI_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+
+  /** smtp(s)://user:pass@host:port; without it mail goes to DATA_DIR/outbox. */
+  SMTP_URL: optionalText,
+  MAIL_FROM: z.string().default('Crossfade <no-reply@crossfade.local>'),
+
+  /** Worker processes: 0 runs no jobs in this process (an API-only node). */
+  JOB_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+
+export interface Config extends Settings {
+  publicUrl: string;
+  /** Which services run against the built-in emulators (no credentials configured). */
+  sandbox: { spotify: boolean; apple: boolean };
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = settingsSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = issue?.path.join('.') ?? 'settings';
+    throw new ConfigError(`Invalid setting ${variable}: ${issue?.message ?? 'unknown problem'}`);
+  }
+  const settings = parsed.data;
+  const appleParts = [settings.APPLE_TEAM_ID, settings.APPLE_KEY_ID, settings.APPLE_PRIVATE_KEY];
+  if (appleParts.some(Boolean) && !appleParts.every(Boolean)) {
+    throw new ConfigError(
+      'Invalid setting APPLE_*: set APPLE_TEAM_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY together',
+    );
+  }
+  const publicUrl = (settings.PUBLIC_URL ?? `http://${settings.HOST}:${settings.PORT}`).replace(/\/$/, '');
+  return {
+    ...settings,
+    publicUrl,
+    sandbox: { spotify: !settings.SPOTIFY_CLIENT_ID, apple: !settings.APPLE_TEAM_ID },
+  };
+}

@@ -1,0 +1,52 @@
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { createApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { openDatabase } from './db/client';
+import { createLogger } from './logger';
+import { createEncryptor, resolveEncryptionKey } from './security/encryption';
+
+/** Entry point of `npm start` and `npm run dev`: settings, database, app, and a graceful shutdown. */
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.LOG_LEVEL);
+  const database = await openDatabase(
+    config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: config.DATA_DIR },
+  );
+  const encryptor = createEncryptor(resolveEncryptionKey(config.TOKEN_ENCRYPTION_KEY, config.DATA_DIR));
+  const deps = { config, db: database.db, logger, encryptor };
+
+  const app = createApp(deps, { webRoot: fileURLToPath(new URL('../../dist/web', import.meta.url)) });
+  const server = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, (info) => {
+    logger.info(
+      { url: config.publicUrl, database: database.kind, sandbox: config.sandbox, port: info.port },
+      `Crossfade is running at ${config.publicUrl}`,
+    );
+  });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    // Stop accepting connections, let requests in flight finish, then close the database.
+    const forceExit = setTimeout(() => process.exit(1), 10_000);
+    forceExit.unref();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+void main();
