@@ -3,6 +3,7 @@ import {
   bigserial,
   boolean,
   index,
+  integer,
   jsonb,
   pgTable,
   primaryKey,
@@ -118,3 +119,132 @@ export const oauthRequests = pgTable('oauth_requests', {
   createdAt: createdAt(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * Durable background work (matching and transfers of big playlists, backups). A worker claims a row with
+ * `FOR UPDATE SKIP LOCKED` and holds a lease it renews while working; if its process dies the lease
+ * runs out and another worker resumes from the last checkpoint in `state`. See src/server/jobs.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] })
+      .notNull()
+      .default('queued'),
+    payload: jsonb('payload').$type<unknown>().notNull(),
+    /** Handler-owned checkpoint: what is done, so a resumed run skips it. */
+    state: jsonb('state').$type<unknown>(),
+    /** What the person sees: `{done, total, phase, message, waitingUntil}`. */
+    progress: jsonb('progress').$type<unknown>(),
+    result: jsonb('result').$type<unknown>(),
+    error: text('error'),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(5),
+    runAfter: timestamp('run_after', { withTimezone: true }).notNull().defaultNow(),
+    lockedBy: text('locked_by'),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    /** Deduplicates scheduled work (e.g. one daily backup per person and day). */
+    dedupeKey: text('dedupe_key'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('jobs_claim_idx').on(table.status, table.runAfter),
+    index('jobs_user_idx').on(table.userId, table.createdAt),
+    uniqueIndex('jobs_dedupe_key').on(table.dedupeKey),
+  ],
+);
+
+/** A playlist's tracks matched against the other service: one set per "Match Songs" run. */
+export const matchSets = pgTable(
+  'match_sets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sourceService: text('source_service', { enum: ['spotify', 'apple'] }).notNull(),
+    destinationService: text('destination_service', { enum: ['spotify', 'apple'] }).notNull(),
+    /** The source playlist's id on its service, or `import:<id>` for an imported file. */
+    sourcePlaylistId: text('source_playlist_id').notNull(),
+    sourcePlaylistName: text('source_playlist_name').notNull(),
+    status: text('status', { enum: ['matching', 'ready', 'failed'] })
+      .notNull()
+      .default('matching'),
+    jobId: uuid('job_id'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('match_sets_user_idx').on(table.userId, table.sourcePlaylistId)],
+);
+
+/** One source entry and what it matched, with the person's own choice when they fixed it. */
+export const matchRows = pgTable(
+  'match_rows',
+  {
+    matchSetId: uuid('match_set_id')
+      .notNull()
+      .references(() => matchSets.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    source: jsonb('source').$type<unknown>().notNull(),
+    candidates: jsonb('candidates').$type<unknown>().notNull(),
+    /** The destination track that will be added: the engine's pick, or the person's. Null = nothing. */
+    chosenId: text('chosen_id'),
+    confidence: integer('confidence').notNull(),
+    status: text('status', { enum: ['accepted', 'review', 'unmatched', 'skipped'] }).notNull(),
+    reasons: jsonb('reasons').$type<string[]>().notNull(),
+    /** Set when the person picked a candidate, searched one by hand, or chose to skip. */
+    decidedBy: text('decided_by', { enum: ['engine', 'person', 'ai'] })
+      .notNull()
+      .default('engine'),
+  },
+  (table) => [primaryKey({ columns: [table.matchSetId, table.position] })],
+);
+
+/** A transfer the person ran: the history in /account and the CSV come from here. */
+export const transfers = pgTable(
+  'transfers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    matchSetId: uuid('match_set_id').references(() => matchSets.id, { onDelete: 'set null' }),
+    sourceService: text('source_service', { enum: ['spotify', 'apple'] }).notNull(),
+    destinationService: text('destination_service', { enum: ['spotify', 'apple'] }).notNull(),
+    sourcePlaylistId: text('source_playlist_id').notNull(),
+    name: text('name').notNull(),
+    includeUnmatched: boolean('include_unmatched').notNull().default(false),
+    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed'] })
+      .notNull()
+      .default('queued'),
+    destinationPlaylistId: text('destination_playlist_id'),
+    destinationUrl: text('destination_url'),
+    totalTracks: integer('total_tracks').notNull().default(0),
+    matchedTracks: integer('matched_tracks').notNull().default(0),
+    unmatchedTracks: integer('unmatched_tracks').notNull().default(0),
+    addedTracks: integer('added_tracks').notNull().default(0),
+    overallConfidence: integer('overall_confidence').notNull().default(0),
+    error: text('error'),
+    jobId: uuid('job_id'),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (table) => [index('transfers_user_idx').on(table.userId, table.createdAt)],
+);
+
+/** Lookups against a service's catalog, shared by every person: the same search is not sent twice. */
+export const matchCache = pgTable(
+  'match_cache',
+  {
+    service: text('service', { enum: ['spotify', 'apple'] }).notNull(),
+    region: text('region').notNull(),
+    lookupKey: text('lookup_key').notNull(),
+    value: jsonb('value').$type<unknown>().notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.service, table.region, table.lookupKey] })],
+);

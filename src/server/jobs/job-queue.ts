@@ -1,0 +1,165 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { jobs } from '../db/schema';
+
+/**
+ * The job table's operations. Every state change a worker makes is conditional on still holding the
+ * lease (`locked_by`), so a worker that stalled past its lease can never overwrite the work of the one
+ * that took over.
+ */
+export type JobRow = typeof jobs.$inferSelect;
+
+export interface JobProgress {
+  done: number;
+  total: number;
+  phase: string;
+  message?: string;
+  /** ISO time until which the job waits for a service's rate limit. */
+  waitingUntil?: string;
+}
+
+export const LEASE_MS = 30_000;
+
+export async function enqueueJob(
+  db: Database,
+  input: {
+    kind: string;
+    userId?: string | null;
+    payload: unknown;
+    dedupeKey?: string;
+    runAfter?: Date;
+    maxAttempts?: number;
+  },
+): Promise<JobRow> {
+  const values = {
+    kind: input.kind,
+    userId: input.userId ?? null,
+    payload: input.payload,
+    dedupeKey: input.dedupeKey ?? null,
+    runAfter: input.runAfter ?? new Date(),
+    maxAttempts: input.maxAttempts ?? 5,
+  };
+  if (input.dedupeKey) {
+    const [inserted] = await db
+      .insert(jobs)
+      .values(values)
+      .onConflictDoNothing({ target: jobs.dedupeKey })
+      .returning();
+    if (inserted) return inserted;
+    const [existing] = await db.select().from(jobs).where(eq(jobs.dedupeKey, input.dedupeKey));
+    if (!existing) throw new Error('deduplicated job vanished');
+    return existing;
+  }
+  const [row] = await db.insert(jobs).values(values).returning();
+  if (!row) throw new Error('job insert returned no row');
+  return row;
+}
+
+export async function getJob(db: Database, id: string): Promise<JobRow | undefined> {
+  const [row] = await db.select().from(jobs).where(eq(jobs.id, id));
+  return row;
+}
+
+/** Claims the next runnable job: queued and due, or running with an expired lease (its worker died). */
+export async function claimNextJob(
+  db: Database,
+  workerId: string,
+  kinds: string[],
+): Promise<JobRow | undefined> {
+  if (kinds.length === 0) return undefined;
+  const kindList = sql.join(
+    kinds.map((kind) => sql`${kind}`),
+    sql`, `,
+  );
+  const result = await db.execute(sql`
+    update jobs set
+      status = 'running',
+      locked_by = ${workerId},
+      locked_until = now() + (${LEASE_MS} * interval '1 millisecond'),
+      attempts = attempts + 1,
+      updated_at = now()
+    where id = (
+      select id from jobs
+      where kind in (${kindList})
+        and ((status = 'queued' and run_after <= now()) or (status = 'running' and locked_until < now()))
+      order by run_after, created_at
+      for update skip locked
+      limit 1
+    )
+    returning id`);
+  const id = (result as unknown as { rows: { id: string }[] }).rows[0]?.id;
+  return id ? getJob(db, id) : undefined;
+}
+
+const heldBy = (id: string, workerId: string) => and(eq(jobs.id, id), eq(jobs.lockedBy, workerId));
+
+/** Extends the lease; false when another worker has taken the job over. */
+export async function renewLease(db: Database, id: string, workerId: string): Promise<boolean> {
+  const rows = await db
+    .update(jobs)
+    .set({ lockedUntil: sql`now() + (${LEASE_MS} * interval '1 millisecond')`, updatedAt: new Date() })
+    .where(and(heldBy(id, workerId), eq(jobs.status, 'running')))
+    .returning({ id: jobs.id });
+  return rows.length > 0;
+}
+
+export async function saveCheckpoint(
+  db: Database,
+  id: string,
+  workerId: string,
+  change: { state?: unknown; progress?: JobProgress },
+): Promise<boolean> {
+  const rows = await db
+    .update(jobs)
+    .set({ ...change, updatedAt: new Date() })
+    .where(and(heldBy(id, workerId), eq(jobs.status, 'running')))
+    .returning({ id: jobs.id });
+  return rows.length > 0;
+}
+
+export async function finishJob(
+  db: Database,
+  id: string,
+  workerId: string,
+  outcome: { status: 'succeeded'; result: unknown } | { status: 'failed'; error: string },
+) {
+  await db
+    .update(jobs)
+    .set({
+      status: outcome.status,
+      result: outcome.status === 'succeeded' ? outcome.result : null,
+      error: outcome.status === 'failed' ? outcome.error : null,
+      lockedBy: null,
+      lockedUntil: null,
+      finishedAt: new Date(),
+      updatedAt: new Date(),
+    })
+    .where(heldBy(id, workerId));
+}
+
+/**
+ * Puts a running job back in the queue until `runAfter` (a long rate-limit wait, or a retry after a
+ * passing failure) so the worker can serve other people meanwhile. `countAttempt: false` for waits
+ * the job did not cause, so they do not use up its retries.
+ */
+export async function requeueJob(
+  db: Database,
+  id: string,
+  workerId: string,
+  runAfter: Date,
+  options: { countAttempt: boolean; error?: string; progress?: JobProgress },
+) {
+  await db
+    .update(jobs)
+    .set({
+      status: 'queued',
+      runAfter,
+      lockedBy: null,
+      lockedUntil: null,
+      attempts: options.countAttempt ? sql`${jobs.attempts}` : sql`greatest(${jobs.attempts} - 1, 0)`,
+      error: options.error ?? null,
+      ...(options.progress ? { progress: options.progress } : {}),
+      updatedAt: new Date(),
+    })
+    .where(heldBy(id, workerId));
+}
