@@ -63,7 +63,7 @@ export const settingsSchema = z.object({
 
   ANTHROPIC_API_KEY: optionalText,
   ANTHROPIC_BASE_URL: optionalText.pipe(z.url().optional()),
-  ANTHROPIC_MODEL: z.string().default('claude-sonnet-4-5'),
+  ANTHROPIC_MODEL: z.string().default('claude-sonnet-5-5'),
   AI_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
 
   /** smtp(s)://user:pass@host:port; without it mail goes to DATA_DIR/outbox. */

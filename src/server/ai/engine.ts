@@ -1,0 +1,111 @@
+import { z } from 'zod';
+
+/**
+ * The AI layer's one interface. Matching, friend merge, geo-lock and onboarding call an `AiEngine` and never
+ * a model API: the local engine answers alone, and the Anthropic engine falls back to it on any failure, so
+ * every feature works without a key.
+ */
+
+export const trackSummarySchema = z.object({
+  name: z.string(),
+  artists: z.array(z.string()),
+  album: z.string(),
+  durationMs: z.number().int().nonnegative(),
+  isrc: z.string().optional(),
+  explicit: z.boolean().optional(),
+  /**
+   * Matching's version labels (`live`, `remix melad`, `remaster 2011`, `radio edit`, `explicit`…). Labels of
+   * remaster, radio edit, extended and mono are soft (same performance); any other label is a different
+   * recording. `explicit`/`clean` are ignored here: the `explicit` flag says that.
+   */
+  versionLabels: z.array(z.string()),
+  albumType: z.enum(['album', 'single', 'compilation']).optional(),
+});
+export type TrackSummary = z.infer<typeof trackSummarySchema>;
+
+export const candidateSummarySchema = trackSummarySchema.extend({
+  id: z.string().min(1),
+  /** Matching's confidence for this candidate, 0–100 (the review band is 70–89). */
+  score: z.number().min(0).max(100),
+});
+export type CandidateSummary = z.infer<typeof candidateSummarySchema>;
+
+export interface BreakTieInput {
+  source: TrackSummary;
+  candidates: CandidateSummary[];
+}
+export const breakTieResultSchema = z.object({
+  /** One of the candidates' ids, or null when none is the same recording. */
+  chosenId: z.string().min(1).nullable(),
+  confidence: z.number().int().min(0).max(100),
+  reason: z.string().min(1).max(500),
+});
+export type BreakTieResult = z.infer<typeof breakTieResultSchema>;
+
+export interface MergeInsightInput {
+  yourName: string;
+  friendName: string;
+  sharedArtists: string[];
+  sharedGenres: string[];
+  yourTopGenres: string[];
+  friendTopGenres: string[];
+  /** Tracks both playlists contain. */
+  overlapTrackCount: number;
+  /** Tracks in the merged playlist. */
+  totalTracks: number;
+  /** Percent from you and from your friend; sums to 100. */
+  mixRatio: [number, number];
+  bridgeTrackCount: number;
+}
+export const mergeInsightResultSchema = z.object({
+  insightSummary: z.string().min(1).max(700),
+  playlistName: z.string().min(1).max(100),
+});
+export type MergeInsightResult = z.infer<typeof mergeInsightResultSchema>;
+
+export type AlternativeKind = 'same_recording' | 'same_song' | 'other_version' | 'none';
+export interface RegionExplanationInput {
+  track: TrackSummary;
+  /** ISO 3166-1 alpha-2, any case. */
+  targetRegion: string;
+  alternative: TrackSummary | null;
+  kind: AlternativeKind;
+}
+export const regionExplanationResultSchema = z.object({
+  explanation: z.string().min(1).max(600),
+});
+export type RegionExplanationResult = z.infer<typeof regionExplanationResultSchema>;
+
+export const onboardingRoutes = ['/transfer', '/vault', '/merge', '/recreate'] as const;
+export type OnboardingRoute = (typeof onboardingRoutes)[number];
+
+export interface ChatMessage {
+  type: 'user' | 'assistant';
+  content: string;
+}
+export interface OnboardingReplyInput {
+  messages: ChatMessage[];
+}
+export const onboardingReplySchema = z.object({
+  content: z.string().min(1).max(1500),
+  /** Quick replies; each is sent as the person's next message when tapped. */
+  options: z.array(z.string().min(1).max(60)).max(5).optional(),
+  suggestedRoute: z.enum(onboardingRoutes),
+});
+export type OnboardingReply = z.infer<typeof onboardingReplySchema>;
+
+export interface AiEngine {
+  /** Picks among matching's review-band candidates; `chosenId` null means none is the same recording. */
+  breakTie(input: BreakTieInput): Promise<BreakTieResult>;
+  /** Describes the real overlap of two playlists; every number in it comes from the input. */
+  mergeInsight(input: MergeInsightInput): Promise<MergeInsightResult>;
+  /** Says why a track is missing in a region and what the alternative is. */
+  regionExplanation(input: RegionExplanationInput): Promise<RegionExplanationResult>;
+  /** The onboarding assistant's next message; `suggestedRoute` follows `routeFromMessages`. */
+  onboardingReply(input: OnboardingReplyInput): Promise<OnboardingReply>;
+}
+
+/** Pino-compatible: a pino `Logger` can be passed as is. */
+export interface AiLogger {
+  warn(obj: object, msg: string): void;
+}

@@ -1,0 +1,40 @@
+import {
+  type AiEngine,
+  type BreakTieInput,
+  type BreakTieResult,
+  breakTieResultSchema,
+  type MergeInsightInput,
+  type MergeInsightResult,
+  mergeInsightResultSchema,
+  type OnboardingReply,
+  type OnboardingReplyInput,
+  onboardingReplySchema,
+  type RegionExplanationInput,
+  type RegionExplanationResult,
+  regionExplanationResultSchema,
+} from './engine';
+import { localMergeInsight } from './local-merge-insight';
+import { localOnboardingReply } from './local-onboarding';
+import { localRegionExplanation } from './local-region-explanation';
+import { localBreakTie } from './local-tie-break';
+
+/** Deterministic, needs no key or network; the default engine and the Anthropic engine's fallback. */
+export class LocalAiEngine implements AiEngine {
+  readonly name = 'local' as const;
+
+  async breakTie(input: BreakTieInput): Promise<BreakTieResult> {
+    return breakTieResultSchema.parse(localBreakTie(input));
+  }
+
+  async mergeInsight(input: MergeInsightInput): Promise<MergeInsightResult> {
+    return mergeInsightResultSchema.parse(localMergeInsight(input));
+  }
+
+  async regionExplanation(input: RegionExplanationInput): Promise<RegionExplanationResult> {
+    return regionExplanationResultSchema.parse(localRegionExplanation(input));
+  }
+
+  async onboardingReply(input: OnboardingReplyInput): Promise<OnboardingReply> {
+    return onboardingReplySchema.parse(localOnboardingReply(input));
+  }
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatMessage } from './engine';
+import { routeFromMessages } from './onboarding-routing';
+
+const user = (content: string): ChatMessage => ({ type: 'user', content });
+const assistant = (content: string): ChatMessage => ({ type: 'assistant', content });
+
+describe('routeFromMessages (spec section 4)', () => {
+  it.each([
+    ['I want to transfer my music', '/transfer'],
+    ['Move my PLAYLIST please', '/transfer'],
+    ['I use Spotify', '/transfer'],
+    ['switching to apple music', '/transfer'],
+    ['I need a backup of everything', '/vault'],
+    ['can I merge with someone?', '/merge'],
+    ['my friend has great taste', '/merge'],
+    ['I lost my favourite songs', '/recreate'],
+    ['please recreate it', '/recreate'],
+    ['can you recover them?', '/recreate'],
+    ['hello there', '/transfer'],
+  ] as const)('"%s" goes to %s', (content, route) => {
+    expect(routeFromMessages([user(content)])).toBe(route);
+  });
+
+  it('defaults to /transfer for an empty conversation', () => {
+    expect(routeFromMessages([])).toBe('/transfer');
+  });
+
+  it('checks the keywords in the spec order, so transfer words win', () => {
+    expect(routeFromMessages([user('I lost my playlist')])).toBe('/transfer');
+    expect(routeFromMessages([user('backup first, then merge with a friend')])).toBe('/vault');
+    expect(routeFromMessages([user('merge what I lost')])).toBe('/merge');
+  });
+
+  it('reads only the last 3 messages, from either author', () => {
+    const conversation = [
+      user('I want to transfer'),
+      assistant('Sure.'),
+      user('actually, a backup'),
+      assistant('Vault+ does that.'),
+    ];
+    expect(routeFromMessages(conversation)).toBe('/vault');
+    expect(routeFromMessages([...conversation, assistant('Or merge with someone.')])).toBe('/vault');
+    expect(routeFromMessages([user('backup'), assistant('ok'), user('hmm'), assistant('and?')])).toBe(
+      '/transfer',
+    );
+    expect(
+      routeFromMessages([assistant('Did you lose something?'), user('I lost it'), assistant('ok')]),
+    ).toBe('/recreate');
+  });
+});
