@@ -19,9 +19,33 @@ export interface CatalogRelease {
   upc: string;
 }
 
+/** What kind of recording a track is, relative to the song's original studio recording. */
+export type TrackVersion =
+  | 'original'
+  | 'remaster'
+  | 'live'
+  | 'acoustic'
+  | 'remix'
+  | 'instrumental'
+  | 'a-cappella'
+  | 'karaoke'
+  | 'cover'
+  | 'radio-edit'
+  | 'extended'
+  | 'sped-up'
+  | 'demo'
+  | 'mono'
+  | 'clean';
+
 export interface CatalogTrack {
   /** Stable key inside the catalog; service ids are derived from it. */
   key: string;
+  /**
+   * Optional ground truth (generated catalogs only): the composition this track performs, shared by all its
+   * versions and covers, and which version it is. Emulators must not expose these; tests and benchmarks use them.
+   */
+  songKey?: string;
+  version?: TrackVersion;
   /** ISRC identifies the recording: the same recording on a single and an album shares it. */
   isrc: string;
   /** Title as credited on the release, version marker included (e.g. "Heaven - Acoustic"). */
@@ -48,6 +72,12 @@ export interface DemoPlaylist {
   key: string;
   name: string;
   description: string;
+  /** Set when another user owns the playlist and the demo user only follows it (Spotify): not editable. */
+  ownerId?: string;
+  ownerName?: string;
+  followedOnly?: boolean;
+  /** When the demo user created (or followed) the playlist, ISO 8601. */
+  createdAt?: string;
   /** Entries in order: catalog track keys, or special entries the emulators render as the service would. */
   entries: DemoPlaylistEntry[];
 }

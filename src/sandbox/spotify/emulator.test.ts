@@ -1,0 +1,375 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  buildFixtureCatalog,
+  FIXTURE_KEYS,
+  fixtureSpotifyId,
+  LONG_PLAYLIST_KEY,
+  ROAD_TRIP_KEY,
+} from './fixture-catalog';
+import { sha256Base64Url } from './ids';
+import {
+  createSpotifyEmulator,
+  DEMO_USER,
+  demoPlaylistId,
+  FOLLOWED_PLAYLIST_ID,
+  type SpotifyEmulatorOptions,
+  UNREGISTERED_USER,
+} from './index';
+
+const catalog = buildFixtureCatalog();
+const VERIFIER = 'a-verifier-that-is-long-enough-for-pkce-0123456789';
+const REDIRECT = 'http://127.0.0.1:5173/callback';
+const ORIGIN = 'http://sandbox.test';
+
+type Emulator = ReturnType<typeof createSpotifyEmulator>;
+
+function emulator(options: Partial<SpotifyEmulatorOptions> = {}): Emulator {
+  return createSpotifyEmulator({ catalog, ...options });
+}
+
+async function signIn(emu: Emulator, account = DEMO_USER.id): Promise<string> {
+  const form = new URLSearchParams({
+    client_id: 'crossfade-sandbox',
+    redirect_uri: REDIRECT,
+    code_challenge: sha256Base64Url(VERIFIER),
+    state: 'xyz',
+    scope: 'playlist-read-private',
+    account,
+    decision: 'agree',
+  });
+  const consent = await emu.accounts.request(`${ORIGIN}/authorize`, { method: 'POST', body: form });
+  const code = new URL(consent.headers.get('location') ?? '').searchParams.get('code') ?? '';
+  const token = await emu.accounts.request(`${ORIGIN}/api/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: 'crossfade-sandbox',
+      code_verifier: VERIFIER,
+    }),
+  });
+  const body = (await token.json()) as { access_token: string };
+  return body.access_token;
+}
+
+function get(app: Hono, token: string | undefined, path: string, base = ORIGIN) {
+  return app.request(`${base}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+}
+
+function post(app: Hono, token: string, path: string, body: unknown) {
+  return app.request(`${ORIGIN}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+const uri = (key: string) => `spotify:track:${fixtureSpotifyId(key)}`;
+
+describe('Spotify emulator: accounts', () => {
+  it('shows an accessible consent page with both demo accounts', async () => {
+    const emu = emulator();
+    const query = new URLSearchParams({
+      client_id: 'crossfade-sandbox',
+      response_type: 'code',
+      redirect_uri: REDIRECT,
+      code_challenge_method: 'S256',
+      code_challenge: sha256Base64Url(VERIFIER),
+      state: 'st"ate',
+      scope: 'playlist-read-private playlist-modify-private',
+    });
+    const page = await emu.accounts.request(`${ORIGIN}/authorize?${query}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('<html lang="en">');
+    expect(html).toMatch(/<button[^>]*>Agree<\/button>/);
+    expect(html).toMatch(/<button[^>]*>Cancel<\/button>/);
+    expect(html).toContain(`<label><input type="radio" name="account" value="${UNREGISTERED_USER.id}">`);
+    expect(html).toContain('value="st&#34;ate"'); // attribute values are escaped
+  });
+
+  it('refuses unknown clients and redirect URIs Spotify would refuse', async () => {
+    const emu = emulator();
+    const base = {
+      response_type: 'code',
+      code_challenge_method: 'S256',
+      code_challenge: sha256Base64Url(VERIFIER),
+    };
+    const unknown = new URLSearchParams({ ...base, client_id: 'other', redirect_uri: REDIRECT });
+    expect((await emu.accounts.request(`${ORIGIN}/authorize?${unknown}`)).status).toBe(400);
+    const localhost = new URLSearchParams({
+      ...base,
+      client_id: 'crossfade-sandbox',
+      redirect_uri: 'http://localhost:5173/cb',
+    });
+    expect((await emu.accounts.request(`${ORIGIN}/authorize?${localhost}`)).status).toBe(400);
+  });
+
+  it('Cancel sends the person back with access_denied and the state', async () => {
+    const emu = emulator();
+    const form = new URLSearchParams({
+      client_id: 'crossfade-sandbox',
+      redirect_uri: REDIRECT,
+      state: 's1',
+      decision: 'cancel',
+    });
+    const answer = await emu.accounts.request(`${ORIGIN}/authorize`, { method: 'POST', body: form });
+    expect(answer.headers.get('location')).toBe(`${REDIRECT}?error=access_denied&state=s1`);
+  });
+
+  it('answers token errors in the OAuth shape', async () => {
+    const emu = emulator();
+    const answer = await emu.accounts.request(`${ORIGIN}/api/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: 'nope',
+        client_id: 'crossfade-sandbox',
+      }),
+    });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toEqual({
+      error: 'invalid_grant',
+      error_description: 'Invalid refresh token',
+    });
+  });
+});
+
+describe('Spotify emulator: tokens and access', () => {
+  it('tells a missing, a wrong and an expired token apart', async () => {
+    let clock = 1_700_000_000_000;
+    const emu = emulator({ now: () => clock });
+    const token = await signIn(emu);
+    const message = async (response: Response) =>
+      ((await response.json()) as { error: { message: string } }).error.message;
+    expect(await message(await get(emu.api, undefined, '/v1/me'))).toBe('No token provided');
+    expect(await message(await get(emu.api, 'bogus', '/v1/me'))).toBe('Invalid access token');
+    expect((await get(emu.api, token, '/v1/me')).status).toBe(200);
+    clock += 3600 * 1000;
+    const expired = await get(emu.api, token, '/v1/me');
+    expect(expired.status).toBe(401);
+    expect(await message(expired)).toBe('The access token expired');
+  });
+
+  it('answers every call of an account not on the allow-list with the plain-text 403', async () => {
+    const emu = emulator();
+    const token = await signIn(emu, UNREGISTERED_USER.id);
+    for (const path of [
+      '/v1/me',
+      '/v1/me/playlists',
+      `/v1/tracks/${fixtureSpotifyId(FIXTURE_KEYS.heaven)}`,
+    ]) {
+      const answer = await get(emu.api, token, path);
+      expect(answer.status).toBe(403);
+      expect(answer.headers.get('content-type')).toContain('text/plain');
+      expect(await answer.text()).toBe('User not registered in the Developer Dashboard');
+    }
+  });
+});
+
+describe('Spotify emulator: development-mode caps', () => {
+  it('caps search at 10, refuses legacy endpoints and other people’s playlist items', async () => {
+    const emu = emulator();
+    const token = await signIn(emu);
+    expect((await get(emu.api, token, '/v1/search?q=mile&type=track&limit=10')).status).toBe(200);
+    expect((await get(emu.api, token, '/v1/search?q=mile&type=track&limit=11')).status).toBe(400);
+    expect((await get(emu.api, token, `/v1/playlists/${demoPlaylistId(ROAD_TRIP_KEY)}/tracks`)).status).toBe(
+      403,
+    );
+    expect(
+      (await get(emu.api, token, `/v1/tracks?ids=${fixtureSpotifyId(FIXTURE_KEYS.heaven)}`)).status,
+    ).toBe(403);
+    expect((await get(emu.api, token, `/v1/playlists/${FOLLOWED_PLAYLIST_ID}/items`)).status).toBe(403);
+    const followed = (await (
+      await get(emu.api, token, `/v1/playlists/${FOLLOWED_PLAYLIST_ID}`)
+    ).json()) as object;
+    expect(followed).toMatchObject({ name: "Friends' Mixtape", owner: { id: 'mixtape-maker' } });
+    expect(followed).not.toHaveProperty('items');
+    const track = (await (
+      await get(emu.api, token, `/v1/tracks/${fixtureSpotifyId(FIXTURE_KEYS.heaven)}`)
+    ).json()) as object;
+    expect(track).not.toHaveProperty('available_markets');
+  });
+
+  it('lifts them in extended mode', async () => {
+    const emu = emulator({ mode: 'extended' });
+    const token = await signIn(emu);
+    const search = await get(emu.api, token, '/v1/search?q=mile&type=track&limit=50');
+    expect(((await search.json()) as { tracks: { items: unknown[] } }).tracks.items).toHaveLength(50);
+    expect((await get(emu.api, token, `/v1/playlists/${FOLLOWED_PLAYLIST_ID}/items`)).status).toBe(200);
+    const several = await get(
+      emu.api,
+      token,
+      `/v1/tracks?ids=${fixtureSpotifyId(FIXTURE_KEYS.neonRain)},${'x'.repeat(22)}`,
+    );
+    const body = (await several.json()) as { tracks: ({ available_markets: string[] } | null)[] };
+    expect(body.tracks[0]?.available_markets).toEqual(['US', 'GB']);
+    expect(body.tracks[1]).toBeNull();
+  });
+});
+
+describe('Spotify emulator: playlists', () => {
+  it("uses the catalog's own followed playlist when it has one", async () => {
+    const base = buildFixtureCatalog();
+    const withFollowed = {
+      ...base,
+      demoLibraries: {
+        ...base.demoLibraries,
+        spotify: [
+          ...base.demoLibraries.spotify,
+          {
+            key: 'dj-picks',
+            name: 'DJ Picks',
+            description: 'Followed',
+            ownerId: 'dj-someone',
+            ownerName: 'DJ Someone',
+            followedOnly: true,
+            entries: [
+              { kind: 'track' as const, trackKey: FIXTURE_KEYS.heaven, addedAt: '2025-01-01T00:00:00Z' },
+            ],
+          },
+        ],
+      },
+    };
+    const emu = emulator({ catalog: withFollowed });
+    const token = await signIn(emu);
+    const list = (await (await get(emu.api, token, '/v1/me/playlists')).json()) as {
+      items: { name: string; owner: { id: string; display_name: string } }[];
+    };
+    expect(list.items.map((p) => p.name)).toEqual(['Road Trip', 'Long Haul', 'DJ Picks']);
+    expect(list.items[2]?.owner).toMatchObject({ id: 'dj-someone', display_name: 'DJ Someone' });
+    expect((await get(emu.api, token, `/v1/playlists/${demoPlaylistId('dj-picks')}/items`)).status).toBe(403);
+  });
+
+  it('pages items at most 50 with absolute next links, standalone and under a prefix', async () => {
+    const emu = emulator();
+    const token = await signIn(emu);
+    const path = `/v1/playlists/${demoPlaylistId(LONG_PLAYLIST_KEY)}/items`;
+    expect((await get(emu.api, token, `${path}?limit=51`)).status).toBe(400);
+    const standalone = (await (await get(emu.api, token, `${path}?limit=50`)).json()) as {
+      next: string;
+      total: number;
+    };
+    expect(standalone.total).toBe(120);
+    expect(standalone.next).toBe(`${ORIGIN}${path}?limit=50&offset=50`);
+
+    const app = new Hono().route('/sandbox/spotify/api', emu.api);
+    const mounted = (await (
+      await get(app, token, `/sandbox/spotify/api${path}?offset=100&limit=50`)
+    ).json()) as {
+      next: string | null;
+      previous: string;
+      items: { item: { href: string } }[];
+    };
+    expect(mounted.next).toBeNull();
+    expect(mounted.previous).toBe(`${ORIGIN}/sandbox/spotify/api${path}?offset=50&limit=50`);
+    expect(mounted.items).toHaveLength(20);
+    expect(mounted.items[0]?.item.href).toMatch(new RegExp(`^${ORIGIN}/sandbox/spotify/api/v1/tracks/`));
+  });
+
+  it('shows episodes only to clients that ask for them', async () => {
+    const emu = emulator();
+    const token = await signIn(emu);
+    const path = `/v1/playlists/${demoPlaylistId(ROAD_TRIP_KEY)}/items`;
+    type Page = { items: { item: { type: string } | null; track: unknown }[] };
+    const plain = (await (await get(emu.api, token, path)).json()) as Page;
+    expect(plain.items[4]?.item).toBeNull();
+    const withEpisodes = (await (
+      await get(emu.api, token, `${path}?additional_types=track,episode`)
+    ).json()) as Page;
+    expect(withEpisodes.items[4]?.item?.type).toBe('episode');
+    expect(withEpisodes.items[4]?.track).toEqual(withEpisodes.items[4]?.item);
+  });
+
+  it('adds tracks with a new snapshot per write, at a position, and refuses what Spotify refuses', async () => {
+    const emu = emulator();
+    const token = await signIn(emu);
+    const created = await post(emu.api, token, '/v1/me/playlists', { name: 'New one' });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const first = await post(emu.api, token, `/v1/playlists/${id}/items`, {
+      uris: [uri(FIXTURE_KEYS.heaven), uri(FIXTURE_KEYS.dejaVu)],
+    });
+    expect(first.status).toBe(201);
+    const second = await post(emu.api, token, `/v1/playlists/${id}/items`, {
+      uris: [uri(FIXTURE_KEYS.goldenHour)],
+      position: 1,
+    });
+    const snapshots = [
+      ((await first.json()) as { snapshot_id: string }).snapshot_id,
+      ((await second.json()) as { snapshot_id: string }).snapshot_id,
+    ];
+    expect(snapshots[0]).not.toBe(snapshots[1]);
+    const items = (await (await get(emu.api, token, `/v1/playlists/${id}/items`)).json()) as {
+      items: { item: { name: string } }[];
+    };
+    expect(items.items.map((i) => i.item.name)).toEqual(['Heaven', 'Golden Hour', 'Déjà Vu']);
+
+    const tooMany = Array.from({ length: 101 }, () => uri(FIXTURE_KEYS.heaven));
+    expect((await post(emu.api, token, `/v1/playlists/${id}/items`, { uris: tooMany })).status).toBe(400);
+    expect(
+      (await post(emu.api, token, `/v1/playlists/${id}/items`, { uris: ['spotify:local:a:b:c:100'] })).status,
+    ).toBe(400);
+    expect(
+      (await post(emu.api, token, `/v1/playlists/${id}/items`, { uris: [uri(FIXTURE_KEYS.appleOnly)] }))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await post(emu.api, token, `/v1/playlists/${FOLLOWED_PLAYLIST_ID}/items`, {
+          uris: [uri(FIXTURE_KEYS.heaven)],
+        })
+      ).status,
+    ).toBe(403);
+    expect((await post(emu.api, token, '/v1/me/playlists', { description: 'no name' })).status).toBe(400);
+  });
+});
+
+describe('Spotify emulator: rate limit', () => {
+  it('counts calls in a rolling window and says when the oldest leaves it', async () => {
+    let clock = 0;
+    const emu = emulator({ rateLimit: { budget: 3, windowMs: 30_000 }, now: () => clock });
+    const token = await signIn(emu);
+    for (let i = 0; i < 3; i++) {
+      expect((await get(emu.api, token, '/v1/me')).status).toBe(200);
+      clock += 5_000;
+    }
+    const limited = await get(emu.api, token, '/v1/me');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('15');
+    expect(await limited.json()).toEqual({
+      error: { status: 429, message: 'Too many requests', reason: 'QUOTA_EXCEEDED' },
+    });
+    clock = 30_000;
+    expect((await get(emu.api, token, '/v1/me')).status).toBe(200);
+    expect((await get(emu.api, token, '/v1/me')).status).toBe(429);
+  });
+});
+
+describe('Spotify emulator: durable state', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'spotify-emulator-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('keeps created playlists, added tracks and tokens across a restart', async () => {
+    const stateFile = join(folder, 'spotify.json');
+    const before = emulator({ stateFile });
+    const token = await signIn(before);
+    const { id } = (await (
+      await post(before.api, token, '/v1/me/playlists', { name: 'Survives' })
+    ).json()) as { id: string };
+    await post(before.api, token, `/v1/playlists/${id}/items`, { uris: [uri(FIXTURE_KEYS.heaven)] });
+
+    const after = emulator({ stateFile });
+    const playlists = (await (await get(after.api, token, '/v1/me/playlists')).json()) as {
+      items: { name: string; items: { total: number } }[];
+    };
+    expect(playlists.items[0]).toMatchObject({ name: 'Survives', items: { total: 1 } });
+  });
+});

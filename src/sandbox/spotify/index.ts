@@ -1,0 +1,40 @@
+import type { Hono } from 'hono';
+import type { Catalog } from '../catalog/types';
+import { createAccountsApp } from './accounts';
+import { createApiApp } from './api';
+import { SpotifyWorld } from './world';
+
+export { ACCESS_TOKEN_SECONDS } from './accounts';
+export { DEMO_USER, demoPlaylistId, FOLLOWED_PLAYLIST_ID, OTHER_USER, UNREGISTERED_USER } from './state';
+
+export interface SpotifyEmulatorOptions {
+  catalog: Catalog;
+  /** undefined = in memory; else persisted with StateFile. */
+  stateFile?: string;
+  /** Default 'development'. */
+  mode?: 'development' | 'extended';
+  /** Rolling window over every API call; null/undefined = off. */
+  rateLimit?: { budget: number; windowMs: number } | null;
+  /** Accepted client ids; default ['crossfade-sandbox']. */
+  clientIds?: string[];
+  /** Clock, for token expiry and the 6-month refresh limit in tests. */
+  now?: () => number;
+}
+
+export const DEFAULT_SPOTIFY_CLIENT_ID = 'crossfade-sandbox';
+
+/**
+ * A wire-compatible Spotify: the accounts service (consent page, PKCE token endpoint) and the Web API as a
+ * development-mode (or extended-quota) app sees it. Both apps work standalone or under `app.route(prefix)`.
+ */
+export function createSpotifyEmulator(options: SpotifyEmulatorOptions): { accounts: Hono; api: Hono } {
+  const world = new SpotifyWorld(
+    options.catalog,
+    options.mode ?? 'development',
+    options.now ?? Date.now,
+    options.stateFile,
+  );
+  const accounts = createAccountsApp(world, options.clientIds ?? [DEFAULT_SPOTIFY_CLIENT_ID]);
+  const api = createApiApp(world, options.rateLimit);
+  return { accounts, api };
+}

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+
+/**
+ * Spotify's answers as far as Crossfade reads them: strict on those fields, and lenient on everything else
+ * (unknown keys are dropped), so a new field on Spotify's side never breaks a transfer.
+ */
+
+const imageSchema = z.object({ url: z.string() });
+
+export const simplifiedArtistSchema = z.object({ name: z.string() });
+
+export const albumSchema = z.object({
+  name: z.string(),
+  album_type: z.string().nullish(),
+  images: z.array(imageSchema).nullish(),
+  release_date: z.string().nullish(),
+});
+
+export const trackSchema = z.object({
+  type: z.literal('track'),
+  id: z.string().nullable(),
+  uri: z.string(),
+  name: z.string(),
+  artists: z.array(simplifiedArtistSchema),
+  album: albumSchema,
+  duration_ms: z.number().int().nonnegative(),
+  explicit: z.boolean().optional(),
+  is_local: z.boolean().optional(),
+  is_playable: z.boolean().optional(),
+  track_number: z.number().int().optional(),
+  external_ids: z.object({ isrc: z.string().optional() }).partial().nullish(),
+  external_urls: z.object({ spotify: z.string().optional() }).nullish(),
+  available_markets: z.array(z.string()).optional(),
+});
+export type SpotifyTrack = z.infer<typeof trackSchema>;
+
+const episodeSchema = z.object({
+  type: z.literal('episode'),
+  name: z.string(),
+  duration_ms: z.number().int().nonnegative().optional(),
+  show: z.object({ name: z.string() }).optional(),
+});
+
+export const playlistItemSchema = z.object({
+  is_local: z.boolean().optional(),
+  item: z.discriminatedUnion('type', [trackSchema, episodeSchema]).nullish(),
+  track: z.discriminatedUnion('type', [trackSchema, episodeSchema]).nullish(),
+});
+export type SpotifyPlaylistItem = z.infer<typeof playlistItemSchema>;
+
+export function pagingSchema<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    total: z.number().int().nonnegative(),
+    next: z.string().nullable(),
+  });
+}
+
+export const userSchema = z.object({
+  id: z.string(),
+  display_name: z.string().nullish(),
+  account_id: z.string().optional(),
+  country: z.string().optional(),
+});
+
+const ownerSchema = z.object({ id: z.string(), display_name: z.string().nullish() });
+
+export const simplifiedPlaylistSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullish(),
+  collaborative: z.boolean().optional(),
+  owner: ownerSchema,
+  images: z.array(imageSchema).nullish(),
+  external_urls: z.object({ spotify: z.string().optional() }).nullish(),
+  // Renamed from `tracks` in 2026; either may be present.
+  items: z.object({ total: z.number().int().nonnegative() }).nullish(),
+  tracks: z.object({ total: z.number().int().nonnegative() }).nullish(),
+});
+export type SpotifySimplifiedPlaylist = z.infer<typeof simplifiedPlaylistSchema>;
+
+export const playlistPageSchema = pagingSchema(simplifiedPlaylistSchema.nullable());
+export const playlistItemsPageSchema = pagingSchema(playlistItemSchema);
+
+export const createdPlaylistSchema = z.object({
+  id: z.string(),
+  external_urls: z.object({ spotify: z.string() }).partial().nullish(),
+});
+
+export const snapshotSchema = z.object({ snapshot_id: z.string() });
+
+export const searchSchema = z.object({ tracks: pagingSchema(trackSchema) });
+
+export const severalTracksSchema = z.object({ tracks: z.array(trackSchema.nullable()) });
+
+export const errorBodySchema = z.object({
+  error: z.object({ status: z.number().int(), message: z.string(), reason: z.string().optional() }),
+});
+
+export const tokenResponseSchema = z.object({
+  access_token: z.string().min(1),
+  token_type: z.string(),
+  expires_in: z.number().positive(),
+  refresh_token: z.string().min(1).optional(),
+  scope: z.string().optional(),
+});
