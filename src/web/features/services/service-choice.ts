@@ -1,0 +1,48 @@
+import { otherService, type ServiceId, serviceIdSchema } from '../../../shared/services';
+
+/** Where /service-selection leaves the choice for the transfer wizard, besides the URL. */
+export const SERVICE_CHOICE_STORAGE_KEY = 'crossfade.services';
+
+export interface ServiceChoice {
+  from: ServiceId;
+  to: ServiceId;
+}
+
+export const DEFAULT_CHOICE: ServiceChoice = { from: 'spotify', to: 'apple' };
+
+/** Spec section 2: when source and destination become the same, the destination flips to the other. */
+export function chooseSource(choice: ServiceChoice, from: ServiceId): ServiceChoice {
+  return { from, to: from === choice.to ? otherService(from) : choice.to };
+}
+
+export function chooseDestination(choice: ServiceChoice, to: ServiceId): ServiceChoice {
+  return { from: choice.from, to: to === choice.from ? otherService(to) : to };
+}
+
+/** Reads a stored or URL-given choice; anything malformed falls back to undefined. */
+export function parseServiceChoice(from: unknown, to: unknown): ServiceChoice | undefined {
+  const source = serviceIdSchema.safeParse(from);
+  const destination = serviceIdSchema.safeParse(to);
+  if (!source.success || !destination.success || source.data === destination.data) return undefined;
+  return { from: source.data, to: destination.data };
+}
+
+export function loadServiceChoice(storage: Pick<Storage, 'getItem'>): ServiceChoice | undefined {
+  try {
+    const raw = storage.getItem(SERVICE_CHOICE_STORAGE_KEY);
+    if (raw === null) return undefined;
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed !== 'object' || parsed === null) return undefined;
+    return parseServiceChoice(Reflect.get(parsed, 'from'), Reflect.get(parsed, 'to'));
+  } catch {
+    return undefined;
+  }
+}
+
+export function saveServiceChoice(storage: Pick<Storage, 'setItem'>, choice: ServiceChoice): void {
+  try {
+    storage.setItem(SERVICE_CHOICE_STORAGE_KEY, JSON.stringify(choice));
+  } catch {
+    // Private mode or a full quota: the URL still carries the choice.
+  }
+}
