@@ -1,5 +1,7 @@
 import type { SessionUser } from '../shared/api/auth';
+import type { AiEngine } from './ai/engine';
 import type { Config } from './config';
+import type { ProviderRuntime } from './connections/provider-runtime';
 import type { Database } from './db/client';
 import type { Logger } from './logger';
 import type { Encryptor } from './security/encryption';
@@ -10,6 +12,12 @@ export interface AppDeps {
   db: Database;
   logger: Logger;
   encryptor: Encryptor;
+  /** Service endpoints, connections and per-person clients. */
+  providers: ProviderRuntime;
+  /** The AI engine (local by default, Anthropic when configured). */
+  ai: AiEngine & { name: 'local' | 'anthropic' };
+  /** Lets request handlers wake this process's job runner after enqueueing work. */
+  jobs: { poke(): void };
 }
 
 /** Per-request values set by middleware (see http/session-middleware.ts and http/csrf.ts). */

@@ -9,7 +9,10 @@ import { ApiError, renderError } from './http/errors';
 import { requestContext } from './http/request-context';
 import { securityHeaders } from './http/security-headers';
 import { authRoutes } from './routes/auth-routes';
+import { connectionRoutes } from './routes/connection-routes';
 import { eventRoutes } from './routes/event-routes';
+import { featureRoutes } from './routes/feature-routes';
+import { playlistRoutes } from './routes/playlist-routes';
 
 export interface AppOptions {
   /** Built front end (dist/web); without it the API still works and pages say how to build. */
@@ -44,15 +47,14 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.onError((error, c) => renderError(error, c, logger));
 
   const api = new Hono<AppEnv>();
-  api.use(
-    '*',
-    bodyLimit({
-      maxSize: MAX_JSON_BODY,
-      onError: () => {
-        throw new ApiError(413, 'The request is too large (2 MB at most).');
-      },
-    }),
-  );
+  // File uploads (/api/import/*) set their own, larger limit.
+  const jsonLimit = bodyLimit({
+    maxSize: MAX_JSON_BODY,
+    onError: () => {
+      throw new ApiError(413, 'The request is too large (2 MB at most).');
+    },
+  });
+  api.use('*', (c, next) => (c.req.path.startsWith('/api/import/') ? next() : jsonLimit(c, next)));
   api.get('/health', async (c) => {
     const databaseUp = await pingDatabase(deps.db);
     return c.json({ ok: databaseUp }, databaseUp ? 200 : 503);
@@ -60,6 +62,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   api.use('*', requestContext(deps));
   api.route('/auth', authRoutes(deps));
   api.route('/events', eventRoutes(deps));
+  api.route('/auth', connectionRoutes(deps));
+  api.route('/', playlistRoutes(deps));
+  for (const feature of featureRoutes) api.route(feature.path, feature.routes(deps));
   api.all('*', (c) => c.json({ message: `No API route for ${c.req.method} ${c.req.path}.` }, 404));
   app.route('/api', api);
 

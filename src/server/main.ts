@@ -4,7 +4,7 @@ import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { createLogger } from './logger';
-import { createEncryptor, resolveEncryptionKey } from './security/encryption';
+import { createRuntime } from './runtime';
 
 /** Entry point of `npm start` and `npm run dev`: settings, database, app, and a graceful shutdown. */
 async function main() {
@@ -22,11 +22,11 @@ async function main() {
   const database = await openDatabase(
     config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: config.DATA_DIR },
   );
-  const encryptor = createEncryptor(resolveEncryptionKey(config.TOKEN_ENCRYPTION_KEY, config.DATA_DIR));
-  const deps = { config, db: database.db, logger, encryptor };
+  const { deps, mounts } = await createRuntime(config, database.db, logger);
 
-  const app = createApp(deps, { webRoot: fileURLToPath(new URL('../../dist/web', import.meta.url)) });
+  const app = createApp(deps, { webRoot: fileURLToPath(new URL('../../dist/web', import.meta.url)), mounts });
   const server = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, (info) => {
+    deps.providers.internalOrigin = `http://127.0.0.1:${info.port}`;
     logger.info(
       { url: config.publicUrl, database: database.kind, sandbox: config.sandbox, port: info.port },
       `Crossfade is running at ${config.publicUrl}`,

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
+  customType,
   index,
   integer,
   jsonb,
@@ -248,3 +249,164 @@ export const matchCache = pgTable(
   },
   (table) => [primaryKey({ columns: [table.service, table.region, table.lookupKey] })],
 );
+
+/** Playlists people brought in as files (Exportify CSV, pasted lists): usable as a transfer source. */
+export const importedPlaylists = pgTable(
+  'imported_playlists',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The service whose ids the file carries (Exportify: spotify), if any. */
+    originService: text('origin_service', { enum: ['spotify', 'apple'] }),
+    /** `NormalizedTrack`s in file order. */
+    tracks: jsonb('tracks').$type<unknown[]>().notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('imported_playlists_user_idx').on(table.userId, table.createdAt)],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/** Vault+ "Save to Cloud": exports kept in Crossfade's own storage, listed in /account. */
+export const savedExports = pgTable(
+  'saved_exports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    format: text('format', { enum: ['csv', 'json', 'zip'] }).notNull(),
+    fileName: text('file_name').notNull(),
+    contentType: text('content_type').notNull(),
+    data: bytea('data').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    playlistName: text('playlist_name').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('saved_exports_user_idx').on(table.userId, table.createdAt)],
+);
+
+/** Vault+ backups: a snapshot of a person's playlists on one service, restorable through a transfer. */
+export const backupSnapshots = pgTable(
+  'backup_snapshots',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    service: text('service', { enum: ['spotify', 'apple'] }).notNull(),
+    trigger: text('trigger', { enum: ['scheduled', 'manual'] }).notNull(),
+    playlistCount: integer('playlist_count').notNull(),
+    trackCount: integer('track_count').notNull(),
+    /** `{playlists: [{id, name, description, tracks: NormalizedTrack[]}]}` */
+    contents: jsonb('contents').$type<unknown>().notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('backup_snapshots_user_idx').on(table.userId, table.createdAt)],
+);
+
+/** Friend merge invitations: the secret token travels by e-mail, only its hash is stored. */
+export const mergeInvitations = pgTable(
+  'merge_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    inviterId: uuid('inviter_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    friendEmail: text('friend_email').notNull(),
+    /** The inviter's side: `{service, playlistId, name, trackCount}`. */
+    inviterPlaylist: jsonb('inviter_playlist').$type<unknown>().notNull(),
+    /** The friend's side once they answer: `{service?, playlistId?, name, owner, tracks}`. */
+    friendPlaylist: jsonb('friend_playlist').$type<unknown>(),
+    friendUserId: uuid('friend_user_id').references(() => users.id, { onDelete: 'set null' }),
+    status: text('status', { enum: ['pending', 'merged', 'expired'] })
+      .notNull()
+      .default('pending'),
+    mergedPlaylistId: uuid('merged_playlist_id'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [uniqueIndex('merge_invitations_token_key').on(table.tokenHash)],
+);
+
+/** A merged playlist (friend merge); public pages show it by id (`newPlaylistId`). */
+export const mergedPlaylists = pgTable('merged_playlists', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  /** `[{id, name, artists, album, source: 'you'|'friend'|'both'|'bridge', uri?, service?}]` */
+  tracks: jsonb('tracks').$type<unknown[]>().notNull(),
+  insightSummary: text('insight_summary').notNull(),
+  mixRatio: jsonb('mix_ratio').$type<[number, number]>().notNull(),
+  /** `{you: {...}, friend: {...}}`: where the two sides came from. */
+  sources: jsonb('sources').$type<unknown>().notNull(),
+  invitationId: uuid('invitation_id'),
+  createdAt: createdAt(),
+});
+
+/** Shareable ("sniper") links with a public landing page at /l/:slug. */
+export const shareLinks = pgTable(
+  'share_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    targetUrl: text('target_url'),
+    /** What the link points at, resolved on both services: `{kind, spotify?, apple?, title, artists, imageUrl}`. */
+    target: jsonb('target').$type<unknown>(),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('share_links_slug_key').on(table.slug),
+    index('share_links_user_idx').on(table.userId),
+  ],
+);
+
+export const shareLinkViews = pgTable(
+  'share_link_views',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    linkId: uuid('link_id')
+      .notNull()
+      .references(() => shareLinks.id, { onDelete: 'cascade' }),
+    /** A salted hash of the visitor (cookie), so repeat views can be told apart without storing who. */
+    visitorHash: text('visitor_hash').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('share_link_views_link_idx').on(table.linkId, table.at)],
+);
+
+export const shareLinkSignups = pgTable(
+  'share_link_signups',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    linkId: uuid('link_id')
+      .notNull()
+      .references(() => shareLinks.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('share_link_signups_email_key').on(table.linkId, sql`lower(${table.email})`)],
+);
+
+/** Mail that could not go out through SMTP (none configured) lands here and in DATA_DIR/outbox. */
+export const outboxMessages = pgTable('outbox_messages', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  /** Whose action sent it (an invitation's inviter), so deleting an account removes it too. */
+  senderId: uuid('sender_id').references(() => users.id, { onDelete: 'cascade' }),
+  recipient: text('recipient').notNull(),
+  subject: text('subject').notNull(),
+  body: text('body').notNull(),
+  createdAt: createdAt(),
+});

@@ -8,7 +8,7 @@ let counter = 0;
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${counter++}`;
 
 beforeAll(async () => {
-  server = await startTestServer({ LOGIN_MAX_FAILURES: '3', LOGIN_THROTTLE_WINDOW_MINUTES: '15' });
+  server = await startTestServer({ env: { LOGIN_MAX_FAILURES: '3', LOGIN_THROTTLE_WINDOW_MINUTES: '15' } });
 });
 afterAll(() => server.close());
 

@@ -1,10 +1,16 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getRequestListener } from '@hono/node-server';
+import { generateCatalog } from '../../sandbox/catalog/generator';
+import type { Catalog } from '../../sandbox/catalog/types';
 import { createApp } from '../app';
 import type { AppDeps } from '../app-context';
 import { type Config, loadConfig } from '../config';
 import { createLogger } from '../logger';
-import { createEncryptor } from '../security/encryption';
+import { createRuntime } from '../runtime';
 import { createTestDatabase } from './test-database';
 
 /**
@@ -18,27 +24,51 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  env?: Record<string, string>;
+  /** Catalog for the emulators; a small generated one by default (fast to build). */
+  catalog?: Catalog;
+}
+
+let defaultCatalog: Catalog | undefined;
+/** 3,000 tracks keep start-up quick while still holding the whole demo library. */
+export const testCatalog = () => {
+  defaultCatalog ??= generateCatalog({ trackCount: 3000 });
+  return defaultCatalog;
+};
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const database = await createTestDatabase();
-  const config: Config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-test-data', ...env });
-  const deps: AppDeps = {
-    config,
-    db: database.db,
-    logger: createLogger('silent'),
-    encryptor: createEncryptor(Buffer.alloc(32, 7)),
-  };
-  const app = createApp(deps);
-  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const dataDir = mkdtempSync(join(tmpdir(), 'crossfade-test-'));
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
+  // PUBLIC_URL is the real port, so OAuth redirects and consent pages point back at this server.
+  const config: Config = loadConfig({
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    PUBLIC_URL: url,
+    SANDBOX_RATE_LIMIT: '0',
+    ...options.env,
+  });
+  const { deps, mounts } = await createRuntime(config, database.db, createLogger('silent'), {
+    encryptionKey: Buffer.alloc(32, 7),
+    catalog: options.catalog ?? testCatalog(),
+  });
+  deps.providers.internalOrigin = url;
+  const app = createApp(deps, { mounts });
+  server.on('request', getRequestListener(app.fetch));
   return {
     url,
-    deps: { ...deps, config: { ...config, publicUrl: url } },
+    deps,
     newClient: () => new TestClient(url),
     async close() {
+      server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

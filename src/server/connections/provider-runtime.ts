@@ -1,0 +1,381 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, lt } from 'drizzle-orm';
+import type { ServiceId } from '../../shared/services';
+import { SERVICE_LABELS } from '../../shared/services';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import { oauthRequests } from '../db/schema';
+import { ApiError, badRequest, conflict } from '../http/errors';
+import { AppleMusicProvider } from '../providers/apple/client';
+import { createDeveloperTokenSigner, type DeveloperTokenSource } from '../providers/apple/developer-token';
+import { ProviderError } from '../providers/http';
+import { SpotifyProvider } from '../providers/spotify/client';
+import {
+  createSpotifyAuthorization,
+  exchangeSpotifyCode,
+  refreshSpotifyToken,
+} from '../providers/spotify/oauth';
+import type { MusicProvider, RateLimitListener } from '../providers/types';
+import type { Encryptor } from '../security/encryption';
+import { type Connection, ConnectionStore, type SpotifyStoredTokens } from './connection-store';
+
+/**
+ * Where each service lives and how a person connects to it. In sandbox mode the browser is sent to the
+ * emulators' consent pages under PUBLIC_URL, while the server reaches the emulators over loopback.
+ */
+
+const OAUTH_REQUEST_TTL_MS = 10 * 60_000;
+/** Refresh a little before expiry so a token does not lapse between check and use. */
+const REFRESH_MARGIN_MS = 60_000;
+/** Spotify refresh tokens stop working this long after the person authorized (July 2026 rule). */
+export const SPOTIFY_AUTHORIZATION_LIFETIME_MS = 182 * 24 * 60 * 60_000;
+
+export interface SandboxAppleKey {
+  teamId: string;
+  keyId: string;
+  privateKeyPem: string;
+}
+
+export interface ProviderRuntimeOptions {
+  config: Config;
+  db: Database;
+  encryptor: Encryptor;
+  /** The sandbox's MusicKit key when Apple runs in sandbox mode. */
+  sandboxAppleKey?: SandboxAppleKey;
+}
+
+export interface ClientListeners {
+  onRateLimit?: RateLimitListener;
+  /**
+   * Longest `Retry-After` waited inside a call. Jobs keep it short and requeue themselves for longer
+   * waits, so a rate-limited job does not hold a worker slot other people's jobs need.
+   */
+  maxInlineWaitMs?: number;
+}
+
+export class ProviderRuntime {
+  readonly connections: ConnectionStore;
+  private readonly appleDeveloperToken: DeveloperTokenSource | undefined;
+  /** Loopback origin of this server, for calls into the mounted emulators (set once listening). */
+  internalOrigin: string;
+
+  constructor(private readonly options: ProviderRuntimeOptions) {
+    const { config } = options;
+    this.connections = new ConnectionStore(options.db, options.encryptor);
+    this.internalOrigin = `http://127.0.0.1:${config.PORT}`;
+    const appleKey = config.sandbox.apple
+      ? options.sandboxAppleKey
+      : config.APPLE_TEAM_ID && config.APPLE_KEY_ID && config.APPLE_PRIVATE_KEY
+        ? {
+            teamId: config.APPLE_TEAM_ID,
+            keyId: config.APPLE_KEY_ID,
+            privateKeyPem: config.APPLE_PRIVATE_KEY.replace(/\\n/g, '\n'),
+          }
+        : undefined;
+    this.appleDeveloperToken = appleKey ? createDeveloperTokenSigner(appleKey) : undefined;
+  }
+
+  private get config() {
+    return this.options.config;
+  }
+
+  /** Base URLs as the server calls them. */
+  get endpoints() {
+    const { config } = this;
+    const sandbox = (path: string) => `${this.internalOrigin}${path}`;
+    return {
+      spotifyAccounts: config.sandbox.spotify
+        ? sandbox('/sandbox/spotify/accounts')
+        : config.SPOTIFY_ACCOUNTS_URL,
+      spotifyAccountsPublic: config.sandbox.spotify
+        ? `${config.publicUrl}/sandbox/spotify/accounts`
+        : config.SPOTIFY_ACCOUNTS_URL,
+      spotifyApi: config.sandbox.spotify ? sandbox('/sandbox/spotify/api/v1') : config.SPOTIFY_API_URL,
+      appleApi: config.sandbox.apple ? sandbox('/sandbox/apple/v1') : config.APPLE_API_URL,
+      appleAuthorizePublic: `${config.publicUrl}/sandbox/apple/authorize`,
+    };
+  }
+
+  private get spotifyClientId() {
+    return this.config.SPOTIFY_CLIENT_ID ?? 'crossfade-sandbox';
+  }
+
+  private get spotifyRedirectUri() {
+    return `${this.config.publicUrl}/api/auth/spotify/callback`;
+  }
+
+  // ── Connecting ──────────────────────────────────────────────────────────────────────────────
+
+  async startSpotifyConnect(userId: string, returnTo: string): Promise<string> {
+    const request = await createSpotifyAuthorization({
+      accountsBaseUrl: this.endpoints.spotifyAccountsPublic,
+      clientId: this.spotifyClientId,
+      redirectUri: this.spotifyRedirectUri,
+    });
+    await this.rememberOAuthRequest(userId, 'spotify', request.state, returnTo, request.codeVerifier);
+    return request.url;
+  }
+
+  async finishSpotifyConnect(userId: string, callback: URL): Promise<string> {
+    const state = callback.searchParams.get('state') ?? '';
+    const pending = await this.takeOAuthRequest(userId, 'spotify', state);
+    const tokens = await exchangeSpotifyCode({
+      accountsBaseUrl: this.endpoints.spotifyAccounts,
+      clientId: this.spotifyClientId,
+      redirectUri: this.spotifyRedirectUri,
+      callback,
+      expectedState: state,
+      codeVerifier: pending.verifier ?? '',
+    });
+    const stored: SpotifyStoredTokens = { kind: 'spotify', ...tokens };
+    const provider = this.spotifyProvider(userId, stored, new Date());
+    const me = await provider.getCurrentUser();
+    await this.connections.save({
+      userId,
+      service: 'spotify',
+      providerUserId: me.id,
+      displayName: me.displayName ?? null,
+      region: me.region?.toLowerCase() ?? null,
+      tokens: stored,
+    });
+    return pending.returnTo;
+  }
+
+  /** Spec: `{useRedirect, authUrl, token}`. Sandbox: the emulator's consent page; real: a token for MusicKit. */
+  async startAppleConnect(userId: string, returnTo: string) {
+    const developerToken = await this.requireAppleDeveloperToken();
+    if (!this.config.sandbox.apple) return { useRedirect: false, authUrl: '', token: developerToken };
+    const state = randomBytes(24).toString('base64url');
+    await this.rememberOAuthRequest(userId, 'apple', state, returnTo);
+    const url = new URL(this.endpoints.appleAuthorizePublic);
+    url.searchParams.set('developer_token', developerToken);
+    url.searchParams.set('redirect_uri', `${this.config.publicUrl}/api/auth/apple/callback`);
+    url.searchParams.set('state', state);
+    return { useRedirect: true, authUrl: url.toString(), token: '' };
+  }
+
+  /** Sandbox redirect back from the emulator's consent page. */
+  async finishAppleRedirect(userId: string, callback: URL): Promise<string> {
+    const pending = await this.takeOAuthRequest(userId, 'apple', callback.searchParams.get('state') ?? '');
+    if (callback.searchParams.get('error')) {
+      throw new ApiError(400, 'The Apple Music connection was cancelled, so nothing was connected.');
+    }
+    await this.saveAppleConnection(userId, callback.searchParams.get('music_user_token') ?? '');
+    return pending.returnTo;
+  }
+
+  /** `POST /api/auth/apple/init {token}`: the Music User Token MusicKit on the Web handed the page. */
+  async saveAppleConnection(userId: string, musicUserToken: string) {
+    if (!musicUserToken) throw badRequest('Apple Music did not hand over a sign-in token. Please try again.');
+    const provider = this.appleProvider({ musicUserToken });
+    // Proves the token works (403 otherwise) and tells us the person's storefront.
+    const me = await provider.getCurrentUser().catch((error: unknown) => {
+      if (
+        error instanceof ProviderError &&
+        (error.kind === 'reconnect_required' || error.kind === 'forbidden')
+      ) {
+        throw badRequest('Apple Music did not accept that sign-in. Please connect again.');
+      }
+      throw error;
+    });
+    await this.connections.save({
+      userId,
+      service: 'apple',
+      providerUserId: me.id,
+      displayName: me.displayName ?? null,
+      region: me.region?.toLowerCase() ?? null,
+      tokens: { kind: 'apple', musicUserToken },
+    });
+  }
+
+  disconnect(userId: string, service: ServiceId) {
+    return this.connections.delete(userId, service);
+  }
+
+  // ── Using a connection ──────────────────────────────────────────────────────────────────────
+
+  /** The person's client for a service; a 409 saying what to do when it is not connected. */
+  async forUser(userId: string, service: ServiceId, listeners: ClientListeners = {}) {
+    const connection = await this.connections.get(userId, service);
+    if (!connection) throw conflict(`Please connect to ${SERVICE_LABELS[service]} before continuing.`);
+    return this.providerFor(connection, listeners);
+  }
+
+  providerFor(connection: Connection, listeners: ClientListeners = {}): MusicProvider {
+    if (connection.tokens.kind === 'spotify') {
+      return this.spotifyProvider(
+        connection.userId,
+        connection.tokens,
+        connection.authorizedAt,
+        connection.region,
+        listeners,
+      );
+    }
+    return this.appleProvider({
+      musicUserToken: connection.tokens.musicUserToken,
+      storefront: connection.region ?? undefined,
+      listeners,
+    });
+  }
+
+  /** Catalog-only Apple client (developer token alone): public playlists, availability by storefront. */
+  async appleCatalog(storefront?: string): Promise<MusicProvider> {
+    await this.requireAppleDeveloperToken();
+    return this.appleProvider({ storefront });
+  }
+
+  private appleProvider(input: {
+    musicUserToken?: string;
+    storefront?: string | undefined;
+    listeners?: ClientListeners;
+  }) {
+    const developerToken = this.appleDeveloperToken;
+    if (!developerToken) throw new ApiError(503, 'Apple Music is not configured on this Crossfade server.');
+    const { musicUserToken } = input;
+    return new AppleMusicProvider({
+      apiBaseUrl: this.endpoints.appleApi,
+      developerToken,
+      ...(musicUserToken ? { musicUserToken: async () => musicUserToken } : {}),
+      ...(input.storefront ? { storefront: input.storefront } : {}),
+      ...(input.listeners?.onRateLimit ? { onRateLimit: input.listeners.onRateLimit } : {}),
+      ...(input.listeners?.maxInlineWaitMs
+        ? { http: { maxRetryAfterMs: input.listeners.maxInlineWaitMs } }
+        : {}),
+    });
+  }
+
+  private spotifyProvider(
+    userId: string,
+    initial: SpotifyStoredTokens,
+    authorizedAt: Date,
+    region?: string | null,
+    listeners: ClientListeners = {},
+  ) {
+    let current = initial;
+    const refresh = async (): Promise<string> => {
+      current = await this.refreshSpotify(userId, current, authorizedAt);
+      return current.accessToken;
+    };
+    return new SpotifyProvider({
+      apiBaseUrl: this.endpoints.spotifyApi,
+      mode: this.config.SPOTIFY_MODE,
+      ...(region ? { market: region.toUpperCase() } : {}),
+      ...(listeners.onRateLimit ? { onRateLimit: listeners.onRateLimit } : {}),
+      ...(listeners.maxInlineWaitMs ? { http: { maxRetryAfterMs: listeners.maxInlineWaitMs } } : {}),
+      tokens: {
+        getAccessToken: async () =>
+          current.expiresAt - REFRESH_MARGIN_MS > Date.now() ? current.accessToken : refresh(),
+        refresh,
+      },
+    });
+  }
+
+  /**
+   * Spotify refresh tokens are single-use: two jobs refreshing at once would break the connection. The row
+   * lock serialises refreshes across processes, and whoever comes second uses the token the first stored.
+   */
+  private async refreshSpotify(
+    userId: string,
+    seen: SpotifyStoredTokens,
+    authorizedAt: Date,
+  ): Promise<SpotifyStoredTokens> {
+    const { db } = this.options;
+    try {
+      return await db.transaction(async (tx) => {
+        const locked = await this.connections.get(userId, 'spotify', { forUpdate: true, database: tx });
+        if (locked?.tokens.kind !== 'spotify') {
+          throw new ProviderError(
+            'spotify',
+            'reconnect_required',
+            'Please connect to Spotify before continuing.',
+          );
+        }
+        if (
+          locked.tokens.accessToken !== seen.accessToken &&
+          locked.tokens.expiresAt - REFRESH_MARGIN_MS > Date.now()
+        ) {
+          return locked.tokens;
+        }
+        if (Date.now() - authorizedAt.getTime() > SPOTIFY_AUTHORIZATION_LIFETIME_MS) {
+          throw new ProviderError(
+            'spotify',
+            'reconnect_required',
+            'Your Spotify sign-in is six months old, which is as long as Spotify allows. Please reconnect Spotify.',
+          );
+        }
+        const tokens = await refreshSpotifyToken({
+          accountsBaseUrl: this.endpoints.spotifyAccounts,
+          clientId: this.spotifyClientId,
+          refreshToken: locked.tokens.refreshToken,
+        });
+        const stored: SpotifyStoredTokens = { kind: 'spotify', ...tokens };
+        await this.connections.updateTokens(userId, 'spotify', stored, tx);
+        return stored;
+      });
+    } catch (error) {
+      // A dead refresh token cannot come back: drop the connection so the page offers Connect again.
+      if (error instanceof ProviderError && error.kind === 'reconnect_required')
+        await this.disconnect(userId, 'spotify');
+      throw error;
+    }
+  }
+
+  private async requireAppleDeveloperToken() {
+    if (!this.appleDeveloperToken)
+      throw new ApiError(503, 'Apple Music is not configured on this Crossfade server.');
+    return this.appleDeveloperToken.getToken();
+  }
+
+  // ── OAuth requests in flight ────────────────────────────────────────────────────────────────
+
+  private async rememberOAuthRequest(
+    userId: string,
+    service: ServiceId,
+    state: string,
+    returnTo: string,
+    verifier?: string,
+  ) {
+    const { db, encryptor } = this.options;
+    await db.delete(oauthRequests).where(lt(oauthRequests.expiresAt, new Date()));
+    await db.insert(oauthRequests).values({
+      stateHash: hashState(state),
+      userId,
+      service,
+      encryptedVerifier: verifier ? encryptor.encrypt(verifier) : null,
+      returnTo: safeReturnPath(returnTo),
+      expiresAt: new Date(Date.now() + OAUTH_REQUEST_TTL_MS),
+    });
+  }
+
+  /** Single use: the row is deleted as it is read, so a replayed callback finds nothing. */
+  private async takeOAuthRequest(userId: string, service: ServiceId, state: string) {
+    const { db, encryptor } = this.options;
+    const [row] = await db
+      .delete(oauthRequests)
+      .where(
+        and(
+          eq(oauthRequests.stateHash, hashState(state)),
+          eq(oauthRequests.userId, userId),
+          eq(oauthRequests.service, service),
+          gt(oauthRequests.expiresAt, new Date()),
+        ),
+      )
+      .returning();
+    if (!row) {
+      throw badRequest(
+        `This ${SERVICE_LABELS[service]} sign-in link is unknown, expired or was already used. Please try connecting again.`,
+      );
+    }
+    return {
+      returnTo: row.returnTo,
+      verifier: row.encryptedVerifier ? encryptor.decrypt(row.encryptedVerifier) : undefined,
+    };
+  }
+}
+
+const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
+
+/** Only our own paths: an attacker-supplied `returnTo` must not turn the callback into an open redirect. */
+export function safeReturnPath(path: string): string {
+  return /^\/(?![/\\])[\w\-./?=&%]*$/.test(path) ? path : '/transfer';
+}

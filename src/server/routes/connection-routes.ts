@@ -1,0 +1,75 @@
+import { type Context, Hono } from 'hono';
+import { appleInitRequestSchema, connectQuerySchema } from '../../shared/api/connections';
+import { SERVICE_LABELS, type ServiceId } from '../../shared/services';
+import type { AppDeps, AppEnv } from '../app-context';
+import { safeReturnPath } from '../connections/provider-runtime';
+import { ApiError } from '../http/errors';
+import { requireUser } from '../http/require-user';
+import { readJson, validate } from '../http/validation';
+import { ProviderError } from '../providers/http';
+
+/**
+ * Connecting Spotify and Apple Music (spec sections 3, 4, 7): the connect calls answer where to send the
+ * browser; the callbacks come back from the services' consent pages and return the person to the page
+ * they started from, with `?connected=` or `?connectError=` for the page to announce.
+ */
+export function connectionRoutes({ providers, logger }: AppDeps) {
+  const returnPath = (query: Record<string, string>) =>
+    safeReturnPath(validate(connectQuerySchema, query).returnTo ?? '/transfer');
+
+  const backTo = (path: string, params: Record<string, string>) => {
+    const url = new URL(path, 'http://local');
+    for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+    return `${url.pathname}${url.search}`;
+  };
+
+  const callback =
+    (service: ServiceId, finish: (userId: string, url: URL) => Promise<string>) =>
+    async (c: Context<AppEnv>) => {
+      const user = c.get('user');
+      if (!user)
+        return c.redirect(
+          backTo('/auth', { connectError: `Sign in before connecting ${SERVICE_LABELS[service]}.` }),
+        );
+      try {
+        const returnTo = await finish(user.id, new URL(c.req.url));
+        return c.redirect(backTo(returnTo, { connected: service }));
+      } catch (error) {
+        const message =
+          error instanceof ApiError || error instanceof ProviderError
+            ? error.message
+            : `Failed to connect to ${SERVICE_LABELS[service]}`;
+        if (!(error instanceof ApiError)) logger.warn({ err: error, service }, 'connection callback failed');
+        return c.redirect(backTo('/transfer', { connectError: message }));
+      }
+    };
+
+  return new Hono<AppEnv>()
+    .get('/spotify/connect', async (c) => {
+      const user = requireUser(c);
+      return c.json({ authUrl: await providers.startSpotifyConnect(user.id, returnPath(c.req.query())) });
+    })
+    .get(
+      '/spotify/callback',
+      callback('spotify', (userId, url) => providers.finishSpotifyConnect(userId, url)),
+    )
+    .get('/apple/connect', async (c) => {
+      const user = requireUser(c);
+      return c.json(await providers.startAppleConnect(user.id, returnPath(c.req.query())));
+    })
+    .get(
+      '/apple/callback',
+      callback('apple', (userId, url) => providers.finishAppleRedirect(userId, url)),
+    )
+    .post('/apple/init', async (c) => {
+      const user = requireUser(c);
+      const { token } = await readJson(c, appleInitRequestSchema);
+      await providers.saveAppleConnection(user.id, token);
+      return c.json({ appleConnected: true });
+    })
+    .post('/:service{spotify|apple}/disconnect', async (c) => {
+      const user = requireUser(c);
+      await providers.disconnect(user.id, c.req.param('service') as ServiceId);
+      return c.body(null, 204);
+    });
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/** A playlist as the pages show it (spec section 3): GET /api/playlists/:service answers a list of these. */
+export const playlistSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  imageUrl: z.string().optional(),
+  trackCount: z.number().int().nonnegative(),
+  description: z.string().optional(),
+  ownerName: z.string().optional(),
+  /** False for followed playlists the person cannot read in Spotify's development mode. */
+  isOwned: z.boolean().optional(),
+});
+export type PlaylistSummary = z.infer<typeof playlistSummarySchema>;
+export const playlistListSchema = z.array(playlistSummarySchema);
+
+/** A track as the pages show it (spec section 3), with what matching needs. */
+export const trackSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  artists: z.array(z.string()),
+  album: z.string(),
+  imageUrl: z.string().optional(),
+  durationMs: z.number().optional(),
+  isrc: z.string().optional(),
+  explicit: z.boolean().optional(),
+  uri: z.string().optional(),
+});
+export type Track = z.infer<typeof trackSchema>;
+
+const MAX_URL_LENGTH = 2048;
+const urlField = (field: string, blankMessage: string) =>
+  z
+    .string({ error: `${field} is required` })
+    .max(MAX_URL_LENGTH, `${field} is too long`)
+    .trim()
+    .min(1, blankMessage);
+
+/** POST /api/fetch-playlist-tracks */
+export const fetchPlaylistTracksRequestSchema = z.object({
+  playlistUrl: urlField('playlistUrl', 'Please enter a playlist URL to analyze'),
+});
+export const fetchPlaylistTracksResponseSchema = z.object({
+  playlist: playlistSummarySchema.extend({ service: z.enum(['spotify', 'apple']) }),
+  tracks: z.array(trackSchema),
+  /** Entries that are not tracks (local files, episodes, unavailable), with why. */
+  skipped: z.array(z.object({ position: z.number(), name: z.string().optional(), reason: z.string() })),
+});
+export type FetchPlaylistTracksResponse = z.infer<typeof fetchPlaylistTracksResponseSchema>;
+
+/** POST /api/fetch-friend-playlist (spec: id, name, owner, trackCount). */
+export const fetchFriendPlaylistRequestSchema = z.object({
+  shareUrl: urlField('shareUrl', 'Please enter a playlist share URL'),
+});
+export const friendPlaylistSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  owner: z.string(),
+  trackCount: z.number().int().nonnegative(),
+  service: z.enum(['spotify', 'apple']),
+});
+export type FriendPlaylist = z.infer<typeof friendPlaylistSchema>;

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { serviceIdSchema } from '../services';
+import { trackSchema } from './playlists';
+
+/**
+ * Matching and transfer API (spec sections 3, 5, 7). Match rows are the spec's match results (source and
+ * destination track, confidence, matched flag) plus what review needs: an id, the status band, the
+ * reasons, and the other candidates.
+ */
+
+/** Spec section 9 and the matching engine: accepted at 90+, review 70-89, unmatched below. */
+export const ACCEPT_CONFIDENCE = 90;
+export const REVIEW_CONFIDENCE = 70;
+
+export const matchStatusSchema = z.enum(['accepted', 'review', 'unmatched', 'skipped']);
+export type MatchStatus = z.infer<typeof matchStatusSchema>;
+
+export const candidateSchema = z.object({
+  track: trackSchema,
+  confidence: z.number(),
+  reasons: z.array(z.string()),
+  versionLabels: z.array(z.string()),
+  sameVersion: z.boolean(),
+});
+export type Candidate = z.infer<typeof candidateSchema>;
+
+export const matchRowSchema = z.object({
+  /** Stable row id: `<matchSetId>:<position>`. */
+  id: z.string(),
+  position: z.number().int().nonnegative(),
+  sourceTrack: trackSchema,
+  destinationTrack: trackSchema.nullable(),
+  confidence: z.number(),
+  isMatched: z.boolean(),
+  status: matchStatusSchema,
+  reasons: z.array(z.string()),
+  candidates: z.array(candidateSchema),
+  decidedBy: z.enum(['engine', 'person', 'ai']),
+});
+export type MatchRow = z.infer<typeof matchRowSchema>;
+
+const missingForMatching = 'Missing required data for matching';
+const missingForTransfer = 'Missing required data for transfer';
+
+export const matchRequestSchema = z
+  .object({
+    sourceService: z.enum(['spotify', 'apple'], { error: missingForMatching }),
+    destinationService: z.enum(['spotify', 'apple'], { error: missingForMatching }),
+    playlistId: z.string({ error: missingForMatching }).trim().min(1, missingForMatching).max(200),
+  })
+  .refine((value) => value.sourceService !== value.destinationService, {
+    message: 'Source and destination services must be different.',
+  });
+export type MatchRequest = z.infer<typeof matchRequestSchema>;
+
+export const jobStatusSchema = z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']);
+
+export const jobProgressSchema = z.object({
+  done: z.number(),
+  total: z.number(),
+  phase: z.string(),
+  message: z.string().optional(),
+  waitingUntil: z.string().optional(),
+});
+export type JobProgress = z.infer<typeof jobProgressSchema>;
+
+export const jobViewSchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  status: jobStatusSchema,
+  progress: jobProgressSchema.nullable(),
+  error: z.string().nullable(),
+  /** Seconds left, estimated from the progress so far (null until there is enough to tell). */
+  etaSeconds: z.number().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type JobView = z.infer<typeof jobViewSchema>;
+
+export const matchSetViewSchema = z.object({
+  matchSetId: z.string(),
+  status: z.enum(['matching', 'ready', 'failed']),
+  playlistName: z.string(),
+  sourceService: serviceIdSchema,
+  destinationService: serviceIdSchema,
+  jobId: z.string().nullable(),
+  results: z.array(matchRowSchema),
+  error: z.string().nullable().optional(),
+});
+export type MatchSetView = z.infer<typeof matchSetViewSchema>;
+
+/** PATCH /api/match/:matchSetId/rows/:position — the person's fix for one row. */
+export const matchChoiceSchema = z.union([
+  z.object({ action: z.literal('choose'), trackId: z.string().min(1).max(200) }),
+  z.object({ action: z.literal('manual'), track: trackSchema.extend({ uri: z.string().min(1).max(300) }) }),
+  z.object({ action: z.literal('skip') }),
+  z.object({ action: z.literal('reset') }),
+]);
+export type MatchChoice = z.infer<typeof matchChoiceSchema>;
+
+export const transferRequestSchema = z
+  .object({
+    sourceService: z.enum(['spotify', 'apple'], { error: missingForTransfer }),
+    destinationService: z.enum(['spotify', 'apple'], { error: missingForTransfer }),
+    playlistId: z.string({ error: missingForTransfer }).trim().min(1, missingForTransfer).max(200),
+    includeUnmatched: z.boolean({ error: 'includeUnmatched must be true or false' }).default(false),
+    /** The reviewed match set; the newest ready one for the playlist when left out. */
+    matchSetId: z.uuid({ error: 'matchSetId must be a match set id' }).optional(),
+    /** The spec's "Create playlist in destination" option, which must be on. */
+    createPlaylist: z.boolean().default(true),
+  })
+  .refine((value) => value.sourceService !== value.destinationService, {
+    message: 'Source and destination services must be different.',
+  })
+  .refine((value) => value.createPlaylist, { message: 'Create playlist option is required' });
+export type TransferRequest = z.infer<typeof transferRequestSchema>;
+
+/** Spec section 3 transfer result, plus the transfer's id and what happened to every track. */
+export const transferResultSchema = z.object({
+  transferId: z.string(),
+  playlistId: z.string(),
+  name: z.string(),
+  totalTracks: z.number(),
+  matchedTracks: z.number(),
+  unmatchedTracks: z.number(),
+  addedTracks: z.number(),
+  destinationUrl: z.string(),
+  overallConfidence: z.number(),
+  status: z.enum(['queued', 'running', 'succeeded', 'failed']),
+  error: z.string().nullable(),
+  jobId: z.string().nullable(),
+  sourceService: serviceIdSchema,
+  destinationService: serviceIdSchema,
+  createdAt: z.string(),
+  completedAt: z.string().nullable(),
+});
+export type TransferResult = z.infer<typeof transferResultSchema>;
+
+export const CSV_FILE_NAME = 'playlist_transfer.csv';
+
+/** Spec section 9 quality labels of the overall confidence. */
+export function qualityLabel(confidence: number): 'Excellent' | 'Good' | 'Fair' | 'Poor' | 'Very Poor' {
+  if (confidence >= 90) return 'Excellent';
+  if (confidence >= 70) return 'Good';
+  if (confidence >= 50) return 'Fair';
+  if (confidence >= 30) return 'Poor';
+  return 'Very Poor';
+}
