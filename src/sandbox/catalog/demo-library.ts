@@ -1,0 +1,261 @@
+import type { Rng } from './random';
+import type { Catalog, CatalogTrack, DemoPlaylist, DemoPlaylistEntry } from './types';
+import { PODCASTS } from './words';
+
+type Service = 'spotify' | 'apple';
+
+interface PlaylistPlan {
+  key: string;
+  name: string;
+  description: string;
+  trackKeys: string[];
+  /** Added-at dates are spread between these years. */
+  from: number;
+  to: number;
+  specials?: boolean;
+  followed?: { ownerId: string; ownerName: string };
+}
+
+const NON_LATIN =
+  /[\u0370-\u03ff\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
+const DIACRITIC = /[\u00c0-\u024f]/;
+const VERSION_MARKER = /\s-\s|\((?:[^)]*\s)?(?:remix|version|edit|mix|remaster(?:ed)?)\)/i;
+const LATEST_ADDED_AT = Date.UTC(2026, 9, 31);
+
+function isOriginal(track: CatalogTrack): boolean {
+  return track.version ? track.version === 'original' : !VERSION_MARKER.test(track.title);
+}
+
+/**
+ * The demo user's library, the same music presented as each service's own library: playlists built around
+ * tastes (genres, versions, scripts) plus the awkward cases a transfer must handle (unavailable entries,
+ * local files, an episode, an empty playlist, a very long one, a followed playlist the user cannot edit).
+ */
+export function buildDemoLibraries(catalog: Catalog, rng: Rng): Catalog['demoLibraries'] {
+  const tracks = catalog.tracks;
+  const originals = tracks.filter(isOriginal);
+  const used = new Set<string>();
+
+  const choose = (predicate: (track: CatalogTrack) => boolean, count: number): string[] => {
+    const pool = tracks.filter(predicate);
+    const picked = rng.sample(pool, count);
+    // Small catalogs (or a file without those genres) still get full playlists: pad with originals.
+    if (picked.length < count) picked.push(...rng.sample(originals, count - picked.length));
+    const keys = [...new Set(picked.map((track) => track.key))];
+    for (const key of keys) used.add(key);
+    return keys;
+  };
+  const withGenres =
+    (genres: string[], originalOnly = true) =>
+    (track: CatalogTrack) =>
+      (!originalOnly || isOriginal(track)) && track.genres.some((genre) => genres.includes(genre));
+  const withTitle = (pattern: RegExp) => (track: CatalogTrack) => pattern.test(track.title);
+  const isRegionLocked = (track: CatalogTrack) =>
+    (track.spotify !== null && track.spotify.markets.length < 20) ||
+    (track.apple !== null && track.apple.storefronts.length < 20);
+
+  const plans: PlaylistPlan[] = [
+    {
+      key: 'road-trip',
+      name: 'Road Trip',
+      description: 'Windows down, volume up.',
+      trackKeys: choose(withGenres(['rock', 'country', 'pop', 'indie', 'folk']), 48),
+      from: 2016,
+      to: 2023,
+    },
+    {
+      key: 'late-night-jazz',
+      name: 'Late Night Jazz',
+      description: 'Smoky rooms and slow brushes.',
+      trackKeys: choose(withGenres(['jazz', 'soul', 'bossa nova', 'blues']), 36),
+      from: 2015,
+      to: 2021,
+    },
+    {
+      key: 'gym-rotation',
+      name: 'Gym Rotation',
+      description: 'No skips. Radio edits and extended mixes welcome.',
+      trackKeys: [
+        ...choose(withGenres(['hip-hop', 'electronic', 'metal', 'house', 'reggaeton']), 40),
+        ...choose(withTitle(/Radio Edit|Extended Mix|Sped Up/), 10),
+      ],
+      from: 2019,
+      to: 2026,
+    },
+    {
+      key: 'k-pop-favourites',
+      name: 'K-Pop Favourites',
+      description: '최애 songs, all in one place.',
+      trackKeys: choose(withGenres(['k-pop']), 32),
+      from: 2018,
+      to: 2026,
+    },
+    {
+      key: 'around-the-world',
+      name: 'Around the World',
+      description: 'Songs in every script, including a few that are not available everywhere.',
+      trackKeys: [
+        ...choose((track) => NON_LATIN.test(track.title) || NON_LATIN.test(track.artists[0] ?? ''), 28),
+        ...choose((track) => DIACRITIC.test(track.title) || DIACRITIC.test(track.artists[0] ?? ''), 10),
+        ...choose(isRegionLocked, 8),
+      ],
+      from: 2017,
+      to: 2025,
+    },
+    {
+      key: 'live-and-remastered',
+      name: 'Live & Remastered',
+      description: 'The live takes and the remasters, not the studio originals.',
+      trackKeys: [
+        ...choose(withTitle(/\bLive\b/), 12),
+        ...choose(withTitle(/Remaster/), 12),
+        ...choose(withTitle(/Acoustic|Demo|Mono/), 8),
+      ],
+      from: 2014,
+      to: 2024,
+    },
+    {
+      key: 'sunday-morning',
+      name: 'Sunday Morning ☕',
+      description: 'Slow coffee, soft songs.',
+      trackKeys: choose(withGenres(['folk', 'ambient', 'classical', 'lo-fi', 'soul']), 30),
+      from: 2020,
+      to: 2026,
+    },
+    {
+      key: 'clean-for-the-car',
+      name: 'Clean Versions (Kids in the Car)',
+      description: 'Only the clean edits.',
+      trackKeys: choose((track) => track.version === 'clean' || (!track.version && !track.explicit), 20),
+      from: 2021,
+      to: 2026,
+    },
+    {
+      key: 'old-phone-imports',
+      name: 'Old Phone Imports',
+      description: 'Whatever survived the move from my old phone.',
+      trackKeys: choose(isOriginal, 24),
+      from: 2012,
+      to: 2016,
+      specials: true,
+    },
+  ];
+  // The long playlist: a bit of everything, mostly already-used favourites plus a wide spread.
+  const favourites = rng.sample([...used], Math.min(used.size, 200));
+  const everything = [
+    ...new Set([...favourites, ...choose(isOriginal, 950), ...choose((t) => !isOriginal(t), 120)]),
+  ];
+  plans.push(
+    {
+      key: 'everything-i-love',
+      name: 'Everything I Love',
+      description: 'The big one. Twelve years of liking things.',
+      trackKeys: everything,
+      from: 2014,
+      to: 2026,
+    },
+    { key: 'new-playlist', name: 'New Playlist', description: '', trackKeys: [], from: 2026, to: 2026 },
+  );
+  const followed: PlaylistPlan = {
+    key: 'fresh-finds-friday',
+    name: 'Fresh Finds Friday',
+    description: 'New music every Friday, picked by a friend.',
+    trackKeys: choose((track) => isOriginal(track) && releaseYear(catalog, track) >= 2024, 25),
+    from: 2025,
+    to: 2026,
+    followed: { ownerId: 'mixtape-maker', ownerName: 'Mixtape Maker' },
+  };
+
+  const byKey = new Map(tracks.map((track) => [track.key, track]));
+  const render = (plan: PlaylistPlan, service: Service): DemoPlaylist => {
+    const present = plan.trackKeys.filter((key) => byKey.get(key)?.[service]);
+    const entries = present.map((key): DemoPlaylistEntry => ({ kind: 'track', trackKey: key, addedAt: '' }));
+    if (plan.specials) insertSpecials(entries, service, rng);
+    const times = spreadDates(rng, plan.from, plan.to, entries.length);
+    entries.forEach((entry, index) => {
+      entry.addedAt = times[index] ?? times[0] ?? isoSeconds(Date.UTC(plan.from, 0, 1));
+    });
+    const playlist: DemoPlaylist = {
+      key: plan.key,
+      name: plan.name,
+      description: plan.description,
+      entries,
+      createdAt: times[0] ?? isoSeconds(Date.UTC(plan.from, 0, 1) + rng.int(0, 200) * 86_400_000),
+    };
+    if (plan.followed) {
+      playlist.ownerId = plan.followed.ownerId;
+      playlist.ownerName = plan.followed.ownerName;
+      playlist.followedOnly = true;
+    }
+    return playlist;
+  };
+
+  return {
+    spotify: [...plans, followed].map((plan) => render(plan, 'spotify')),
+    apple: plans.map((plan) => render(plan, 'apple')),
+  };
+}
+
+function releaseYear(catalog: Catalog, track: CatalogTrack): number {
+  const date = catalog.releases.get(track.releaseKey)?.releaseDate ?? '';
+  return Number.parseInt(date.slice(0, 4), 10) || 0;
+}
+
+/** Unavailable entries, local files and (Spotify only) a podcast episode, scattered among the tracks. */
+function insertSpecials(entries: DemoPlaylistEntry[], service: Service, rng: Rng): void {
+  const specials: DemoPlaylistEntry[] = [
+    { kind: 'unavailable', addedAt: '' },
+    { kind: 'unavailable', addedAt: '' },
+    { kind: 'unavailable', addedAt: '' },
+    {
+      kind: 'local',
+      title: 'Garage Jam 3 (final)',
+      artist: 'Our Old Band',
+      album: 'Basement Tapes',
+      durationMs: 187_000,
+      addedAt: '',
+    },
+    {
+      kind: 'local',
+      title: 'voice memo - melody idea',
+      artist: 'Unknown Artist',
+      album: '',
+      durationMs: 64_000,
+      addedAt: '',
+    },
+    {
+      kind: 'local',
+      title: 'Wedding First Dance (Live Recording)',
+      artist: 'Cousin Maya',
+      album: 'Wedding 2013',
+      durationMs: 242_000,
+      addedAt: '',
+    },
+  ];
+  if (service === 'spotify') {
+    const podcast = PODCASTS[0];
+    if (podcast)
+      specials.push({
+        kind: 'episode',
+        title: podcast.title,
+        show: podcast.show,
+        durationMs: 2_712_000,
+        addedAt: '',
+      });
+  }
+  for (const special of specials) entries.splice(rng.int(0, entries.length), 0, special);
+}
+
+/** `count` ascending ISO timestamps (second precision, like Spotify's `added_at`) between two years. */
+function spreadDates(rng: Rng, fromYear: number, toYear: number, count: number): string[] {
+  const start = Date.UTC(fromYear, 0, 1);
+  const end = Math.min(Date.UTC(toYear, 11, 31), LATEST_ADDED_AT);
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) times.push(start + Math.floor(rng.float() * (end - start)));
+  times.sort((a, b) => a - b);
+  return times.map(isoSeconds);
+}
+
+function isoSeconds(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

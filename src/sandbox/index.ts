@@ -1,0 +1,89 @@
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import type { JWK } from 'jose';
+import { createAppleEmulator } from './apple/index';
+import type { Catalog } from './catalog/types';
+import { createSpotifyEmulator } from './spotify/index';
+
+export interface SandboxOptions {
+  catalog: Catalog;
+  /** State files go to `<dataDir>/sandbox/`; without it the emulators keep their state in memory. */
+  dataDir?: string;
+  rateLimit?: { budget: number; windowMs: number } | null;
+  spotifyMode?: 'development' | 'extended';
+  appleDeveloperKeys: { teamId: string; keyId: string; publicKey: JWK }[];
+}
+
+/** Where the emulators live below the sandbox's origin; the app's provider base URLs point here. */
+export const SANDBOX_PATHS = {
+  index: '/sandbox',
+  spotifyAccounts: '/sandbox/spotify/accounts',
+  spotifyApi: '/sandbox/spotify/api',
+  apple: '/sandbox/apple',
+} as const;
+
+/**
+ * Both emulators under one Hono app, so one process (the standalone `npm run sandbox`, or the app itself in
+ * sandbox mode) serves wire-compatible Spotify and Apple Music on the same catalog.
+ */
+export function createSandbox(options: SandboxOptions): Hono {
+  const stateDir = options.dataDir ? join(options.dataDir, 'sandbox') : undefined;
+  const spotify = createSpotifyEmulator({
+    catalog: options.catalog,
+    stateFile: stateDir ? join(stateDir, 'spotify.json') : undefined,
+    mode: options.spotifyMode ?? 'development',
+    rateLimit: options.rateLimit ?? null,
+  });
+  const apple = createAppleEmulator({
+    catalog: options.catalog,
+    stateFile: stateDir ? join(stateDir, 'apple.json') : undefined,
+    developerKeys: options.appleDeveloperKeys,
+    rateLimit: options.rateLimit ?? null,
+  });
+
+  const app = new Hono();
+  app.route(SANDBOX_PATHS.spotifyAccounts, spotify.accounts);
+  app.route(SANDBOX_PATHS.spotifyApi, spotify.api);
+  app.route(SANDBOX_PATHS.apple, apple.app);
+  app.get(SANDBOX_PATHS.index, (c) => c.html(indexPage(options)));
+  app.get(`${SANDBOX_PATHS.index}/`, (c) => c.redirect(SANDBOX_PATHS.index, 301));
+  return app;
+}
+
+function indexPage(options: SandboxOptions): string {
+  const { catalog } = options;
+  const spotifyTracks = catalog.tracks.filter((track) => track.spotify).length;
+  const appleTracks = catalog.tracks.filter((track) => track.apple).length;
+  const limit = options.rateLimit
+    ? `${options.rateLimit.budget} calls per ${Math.round(options.rateLimit.windowMs / 1000)} s`
+    : 'off';
+  const playlists = (list: Catalog['demoLibraries']['spotify']) =>
+    list.map((playlist) => `<li>${escapeHtml(playlist.name)} (${playlist.entries.length})</li>`).join('');
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Crossfade sandbox</title>
+<style>body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;line-height:1.5}code{background:#f2f2f2;padding:0 .25rem}</style>
+</head>
+<body>
+<h1>Crossfade sandbox</h1>
+<p>Offline stand-ins for Spotify and Apple Music, serving one invented catalog of ${catalog.tracks.length.toLocaleString('en-US')} tracks
+(${spotifyTracks.toLocaleString('en-US')} on Spotify, ${appleTracks.toLocaleString('en-US')} on Apple Music). Rate limit: ${limit}.</p>
+<h2>Spotify</h2>
+<ul>
+<li>Accounts service: <code>${SANDBOX_PATHS.spotifyAccounts}</code> (consent page at <code>${SANDBOX_PATHS.spotifyAccounts}/authorize</code>)</li>
+<li>Web API: <code>${SANDBOX_PATHS.spotifyApi}/v1</code> (${options.spotifyMode ?? 'development'} mode)</li>
+</ul>
+<p>Demo library:</p><ul>${playlists(catalog.demoLibraries.spotify)}</ul>
+<h2>Apple Music</h2>
+<ul>
+<li>API: <code>${SANDBOX_PATHS.apple}/v1</code></li>
+<li>Sign-in page: <code>${SANDBOX_PATHS.apple}/authorize</code></li>
+</ul>
+<p>Demo library:</p><ul>${playlists(catalog.demoLibraries.apple)}</ul>
+</body>
+</html>`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}

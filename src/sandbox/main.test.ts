@@ -1,0 +1,67 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const running: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of running.splice(0)) child.kill('SIGTERM');
+});
+
+/** Starts `npm run sandbox`'s entry point and resolves with its printed index URL. */
+function startSandbox(env: Record<string, string>): Promise<{ indexUrl: string; output: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts'], {
+    cwd: join(import.meta.dirname, '..', '..'),
+    env: { ...process.env, SANDBOX_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Index\s+(http:\/\/127\.0\.0\.1:\d+\/sandbox)/.exec(output);
+      // The developer key is the last line printed: once it is there, the server is listening.
+      if (match?.[1] && /Apple dev key .*\n/.test(output))
+        resolve({ indexUrl: match[1], output: () => output });
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${output}`)));
+  });
+}
+
+describe('npm run sandbox', () => {
+  it('serves both emulators on 127.0.0.1 and keeps its Apple developer key across restarts', {
+    timeout: 180_000,
+  }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'crossfade-sandbox-main-'));
+    const first = await startSandbox({ DATA_DIR: dataDir, SANDBOX_RATE_LIMIT: '0' });
+    const index = await fetch(first.indexUrl);
+    expect(index.status).toBe(200);
+    expect(await index.text()).toContain('Crossfade sandbox');
+    const me = await fetch(first.indexUrl.replace('/sandbox', '/sandbox/spotify/api/v1/me'));
+    expect(me.status).toBe(401);
+    const keyFile = join(dataDir, 'sandbox', 'apple-dev-key.json');
+    const key = JSON.parse(readFileSync(keyFile, 'utf8')) as { teamId: string; keyId: string };
+    expect(first.output()).toContain(`team ${key.teamId}, key ${key.keyId}`);
+
+    for (const child of running.splice(0)) child.kill('SIGTERM');
+    const second = await startSandbox({ DATA_DIR: dataDir });
+    expect(second.output()).toContain(`team ${key.teamId}, key ${key.keyId}`);
+  });
+
+  it('refuses a broken catalog file with the line at fault', { timeout: 120_000 }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'crossfade-sandbox-main-'));
+    const catalog = join(dataDir, 'broken.jsonl');
+    writeFileSync(catalog, '{"id":"a","name":"A","artists":["B"],"album":"C","durationMs":1000}\nnot json\n');
+    const failure = await startSandbox({ DATA_DIR: dataDir, SANDBOX_CATALOG: catalog }).then(
+      () => '',
+      (error: Error) => error.message,
+    );
+    expect(failure).toContain('broken.jsonl line 2: not valid JSON');
+    expect(failure).not.toContain('    at ');
+  });
+});

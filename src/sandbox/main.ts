@@ -1,0 +1,89 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { serve } from '@hono/node-server';
+import { z } from 'zod';
+import { generateSandboxAppleKeys, type SandboxAppleKeys } from '../server/providers/apple/developer-token';
+import { CatalogFileError, loadCatalog } from './catalog/load-file';
+import { createSandbox, SANDBOX_PATHS } from './index';
+
+/** `npm run sandbox`: both emulators as a standalone server, for working on clients or the CLI against them. */
+const environment = z.object({
+  SANDBOX_PORT: z.coerce.number().int().min(0).max(65_535).default(3001),
+  SANDBOX_CATALOG: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => value || undefined),
+  /** Calls per rolling 30 s before the emulators answer 429; 0 turns the limit off. */
+  SANDBOX_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
+  SPOTIFY_MODE: z.enum(['development', 'extended']).default('development'),
+  DATA_DIR: z.string().default('./data'),
+});
+
+const keySchema = z.object({
+  teamId: z.string().min(1),
+  keyId: z.string().min(1),
+  privateKeyPem: z.string().includes('PRIVATE KEY'),
+  publicKeyJwk: z.looseObject({ kty: z.string() }),
+});
+
+/** The sandbox's MusicKit key persists, so developer tokens signed by the app keep working across restarts. */
+async function appleDeveloperKey(dataDir: string): Promise<SandboxAppleKeys> {
+  const path = join(dataDir, 'sandbox', 'apple-dev-key.json');
+  try {
+    return keySchema.parse(JSON.parse(readFileSync(path, 'utf8'))) as SandboxAppleKeys;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new Error(`${path} is unreadable (${(error as Error).message}); delete it to create a new key`);
+    }
+  }
+  const keys = await generateSandboxAppleKeys();
+  mkdirSync(join(dataDir, 'sandbox'), { recursive: true });
+  writeFileSync(path, JSON.stringify(keys, null, 2), { mode: 0o600 });
+  return keys;
+}
+
+async function main(): Promise<void> {
+  const parsed = environment.safeParse(process.env);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) console.error(`${issue.path.join('.')}: ${issue.message}`);
+    process.exit(1);
+  }
+  const settings = parsed.data;
+  const dataDir = resolve(settings.DATA_DIR);
+  const catalog = loadCatalog({ path: settings.SANDBOX_CATALOG });
+  const key = await appleDeveloperKey(dataDir);
+  const app = createSandbox({
+    catalog,
+    dataDir,
+    rateLimit:
+      settings.SANDBOX_RATE_LIMIT > 0 ? { budget: settings.SANDBOX_RATE_LIMIT, windowMs: 30_000 } : null,
+    spotifyMode: settings.SPOTIFY_MODE,
+    appleDeveloperKeys: [{ teamId: key.teamId, keyId: key.keyId, publicKey: key.publicKeyJwk }],
+  });
+  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: settings.SANDBOX_PORT }, (info) => {
+    const origin = `http://127.0.0.1:${info.port}`;
+    console.log(`Crossfade sandbox: ${catalog.tracks.length} tracks, state in ${join(dataDir, 'sandbox')}`);
+    const lines: [string, string][] = [
+      ['Index', `${origin}${SANDBOX_PATHS.index}`],
+      ['Spotify accounts', `${origin}${SANDBOX_PATHS.spotifyAccounts}`],
+      ['Spotify API', `${origin}${SANDBOX_PATHS.spotifyApi}/v1`],
+      ['Apple Music API', `${origin}${SANDBOX_PATHS.apple}/v1`],
+      [
+        'Apple dev key',
+        `team ${key.teamId}, key ${key.keyId} (${join(dataDir, 'sandbox', 'apple-dev-key.json')})`,
+      ],
+    ];
+    for (const [label, value] of lines) console.log(`  ${label.padEnd(17)} ${value}`);
+  });
+  const stop = () => server.close(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  // A bad catalog file is the user's to fix: say which line, without a stack trace.
+  if (error instanceof CatalogFileError) console.error(error.message);
+  else console.error(error);
+  process.exit(1);
+});
