@@ -63,6 +63,12 @@ export interface RequestOptions {
   headers?: () => Promise<Record<string, string>> | Record<string, string>;
   /** Called once on a 401; return true when new credentials are ready and the call should be repeated. */
   onUnauthorized?: () => Promise<boolean>;
+  /**
+   * False for writes that must not happen twice (adding tracks, creating a playlist): after a 5xx or a
+   * timeout the service may already have applied them, so the caller (a transfer job that reconciles
+   * with the destination) decides instead. A 429 is always retried: it means nothing was done.
+   */
+  retryServerErrors?: boolean;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -123,7 +129,7 @@ export class HttpClient {
       try {
         response = await this.send(method, url, request);
       } catch (error) {
-        if (serverErrors >= this.options.maxRetries) {
+        if (request.retryServerErrors === false || serverErrors >= this.options.maxRetries) {
           throw new ProviderError(
             service,
             'unavailable',
@@ -165,7 +171,7 @@ export class HttpClient {
         await (this.options.sleep ?? defaultSleep)(waitMs);
         continue;
       }
-      if (response.status >= 500 && serverErrors < this.options.maxRetries) {
+      if (response.status >= 500 && request.retryServerErrors !== false && serverErrors < this.options.maxRetries) {
         await this.backoff(serverErrors++);
         continue;
       }

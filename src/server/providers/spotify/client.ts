@@ -216,6 +216,7 @@ export class SpotifyProvider implements MusicProvider {
   async createPlaylist(name: string, description?: string): Promise<CreatedPlaylist> {
     const created = await this.request(createdPlaylistSchema, {
       method: 'POST',
+      retryServerErrors: false,
       url: 'me/playlists',
       body: { name, public: false, ...(description ? { description } : {}) },
     });
@@ -234,6 +235,7 @@ export class SpotifyProvider implements MusicProvider {
       const batch = uris.slice(start, start + ADD_BATCH);
       await this.request(snapshotSchema, {
         method: 'POST',
+        retryServerErrors: false,
         url: `playlists/${encodeURIComponent(playlistId)}/items`,
         body: { uris: batch },
       });

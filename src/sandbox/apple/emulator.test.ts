@@ -1,0 +1,430 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import { importPKCS8, SignJWT } from 'jose';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  generateSandboxAppleKeys,
+  type SandboxAppleKeys,
+} from '../../server/providers/apple/developer-token';
+import { errorResponseSchema } from '../../server/providers/apple/schemas';
+import { createAppleEmulator } from './index';
+import { buildTestCatalog, fillerIsrc } from './test-catalog';
+
+let keys: SandboxAppleKeys;
+const catalog = buildTestCatalog();
+
+async function sign(
+  options: { alg?: 'ES256' | 'HS256'; kid?: string; iss?: string; iat?: number; exp?: number } = {},
+): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  const alg = options.alg ?? 'ES256';
+  const key =
+    alg === 'ES256'
+      ? await importPKCS8(keys.privateKeyPem, 'ES256')
+      : new TextEncoder().encode('x'.repeat(32));
+  return new SignJWT({})
+    .setProtectedHeader({ alg, kid: options.kid ?? keys.keyId })
+    .setIssuer(options.iss ?? keys.teamId)
+    .setIssuedAt(options.iat ?? now)
+    .setExpirationTime(options.exp ?? now + 3600)
+    .sign(key);
+}
+
+function emulator(extra: Partial<Parameters<typeof createAppleEmulator>[0]> = {}) {
+  return createAppleEmulator({
+    catalog,
+    developerKeys: [{ teamId: keys.teamId, keyId: keys.keyId, publicKey: keys.publicKeyJwk }],
+    ...extra,
+  });
+}
+
+beforeAll(async () => {
+  keys = await generateSandboxAppleKeys();
+});
+
+describe('developer token', () => {
+  const cases: [string, () => Promise<string>][] = [
+    ['HS256 instead of ES256', () => sign({ alg: 'HS256' })],
+    ['an unknown key id', () => sign({ kid: 'ZZZZZZZZZZ' })],
+    ['another team as issuer', () => sign({ iss: 'OTHERTEAM1' })],
+    [
+      'an expired token',
+      () => sign({ iat: Math.floor(Date.now() / 1000) - 7200, exp: Math.floor(Date.now() / 1000) - 60 }),
+    ],
+    [
+      'a lifetime over 15,777,000 s',
+      () => sign({ iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 15_777_001 }),
+    ],
+    ['a token that is not a JWT', async () => 'not-a-token'],
+  ];
+  for (const [label, makeToken] of cases) {
+    it(`rejects ${label} with 401 and an empty body`, async () => {
+      const { app } = emulator();
+      const response = await app.request('/v1/storefronts/us', {
+        headers: { authorization: `Bearer ${await makeToken()}` },
+      });
+      expect(response.status).toBe(401);
+      expect(await response.text()).toBe('');
+    });
+  }
+
+  it('rejects a call without any token', async () => {
+    const response = await emulator().app.request('/v1/catalog/us/songs/1500000001');
+    expect(response.status).toBe(401);
+    expect(await response.text()).toBe('');
+  });
+
+  it('accepts a valid ES256 token with a lifetime of exactly 15,777,000 s', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const response = await emulator().app.request('/v1/storefronts/jp', {
+      headers: { authorization: `Bearer ${await sign({ iat: now, exp: now + 15_777_000 })}` },
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { data: { id: string; attributes: { name: string } }[] };
+    expect(body.data[0]?.id).toBe('jp');
+    expect(body.data[0]?.attributes.name).toBe('Japan');
+  });
+
+  it('stops accepting a cached token once it expires', async () => {
+    let clock = Date.now();
+    const { app } = emulator({ now: () => clock });
+    const token = await sign({ exp: Math.floor(clock / 1000) + 60 });
+    const call = () => app.request('/v1/storefronts/us', { headers: { authorization: `Bearer ${token}` } });
+    expect((await call()).status).toBe(200);
+    clock += 61_000;
+    expect((await call()).status).toBe(401);
+  });
+});
+
+/** Signs in through the consent form and returns headers for library calls. */
+async function signedIn(app: Hono | ReturnType<typeof emulator>['app']) {
+  const developerToken = await sign();
+  const form = new URLSearchParams({
+    developer_token: developerToken,
+    redirect_uri: 'http://localhost:5173/callback',
+    state: 's1',
+    decision: 'allow',
+  });
+  const answer = await app.request('/authorize', { method: 'POST', body: form });
+  const location = new URL(answer.headers.get('location') ?? '');
+  return {
+    authorization: `Bearer ${developerToken}`,
+    'music-user-token': location.searchParams.get('music_user_token') ?? '',
+  };
+}
+
+describe('consent page and Music User Token', () => {
+  it('shows an accessible consent page with Allow and Don’t Allow', async () => {
+    const query = new URLSearchParams({
+      developer_token: await sign(),
+      redirect_uri: 'http://localhost:5173/callback',
+      state: 'abc',
+    });
+    const response = await emulator().app.request(`/authorize?${query}`);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain('<html lang="en">');
+    expect(html).toMatch(/<h1>Allow .*localhost:5173.* to access Apple Music\?<\/h1>/);
+    expect(html).toContain('>Allow</button>');
+    expect(html).toContain('>Don&rsquo;t Allow</button>');
+  });
+
+  it('refuses to show the page for an invalid developer token', async () => {
+    const query = new URLSearchParams({
+      developer_token: 'bad',
+      redirect_uri: 'http://localhost/cb',
+      state: 'a',
+    });
+    const response = await emulator().app.request(`/authorize?${query}`);
+    expect(response.status).toBe(401);
+  });
+
+  it('Allow redirects with a token that opens the library; Don’t Allow redirects with access_denied', async () => {
+    const { app } = emulator();
+    const headers = await signedIn(app);
+    expect(headers['music-user-token']).toMatch(/^sandbox-mut\./);
+    expect((await app.request('/v1/me/storefront', { headers })).status).toBe(200);
+
+    const form = new URLSearchParams({
+      developer_token: await sign(),
+      redirect_uri: 'http://localhost:5173/callback',
+      state: 's2',
+      decision: 'deny',
+    });
+    const denied = await app.request('/authorize', { method: 'POST', body: form });
+    expect(denied.status).toBe(302);
+    const location = new URL(denied.headers.get('location') ?? '');
+    expect(location.searchParams.get('error')).toBe('access_denied');
+    expect(location.searchParams.get('state')).toBe('s2');
+    expect(location.searchParams.has('music_user_token')).toBe(false);
+  });
+
+  it('answers library calls without or with a wrong Music-User-Token with 403 in Apple’s error shape', async () => {
+    const { app } = emulator();
+    const authorization = `Bearer ${await sign()}`;
+    const attempts: Record<string, string>[] = [
+      { authorization },
+      { authorization, 'music-user-token': 'made-up' },
+    ];
+    for (const headers of attempts) {
+      const response = await app.request('/v1/me/library/playlists', { headers });
+      expect(response.status).toBe(403);
+      const body = errorResponseSchema.parse(await response.json());
+      expect(body.errors[0]?.status).toBe('403');
+    }
+  });
+
+  it('keeps tokens and created playlists in the state file across restarts', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'apple-emulator-'));
+    try {
+      const stateFile = join(directory, 'apple.json');
+      const first = emulator({ stateFile });
+      const headers = await signedIn(first.app);
+      const created = await first.app.request('/v1/me/library/playlists', {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ attributes: { name: 'Survives' } }),
+      });
+      expect(created.status).toBe(201);
+
+      const second = emulator({ stateFile });
+      const list = await second.app.request('/v1/me/library/playlists?limit=100', { headers });
+      expect(list.status).toBe(200);
+      const body = (await list.json()) as { data: { attributes: { name: string } }[] };
+      expect(body.data.map((playlist) => playlist.attributes.name)).toContain('Survives');
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('library', () => {
+  it('pages playlist tracks with a root-relative next that omits limit and the mount prefix', async () => {
+    const root = new Hono();
+    const { app } = emulator();
+    root.route('/sandbox/apple', app);
+    const headers = await signedIn(app);
+    const list = (await (
+      await root.request('/sandbox/apple/v1/me/library/playlists', { headers })
+    ).json()) as {
+      data: { id: string; attributes: { name: string } }[];
+    };
+    const bigMix = list.data.find((playlist) => playlist.attributes.name === 'Big Mix');
+    const page = await root.request(`/sandbox/apple/v1/me/library/playlists/${bigMix?.id}/tracks?limit=100`, {
+      headers,
+    });
+    const body = (await page.json()) as { data: { id: string }[]; next: string; meta: { total: number } };
+    expect(body.data).toHaveLength(100);
+    expect(body.meta.total).toBe(250);
+    expect(body.next).toBe(`/v1/me/library/playlists/${bigMix?.id}/tracks?offset=100`);
+    expect(body.data[0]?.id).toMatch(/^i\./);
+  });
+
+  it('answers 400 for a page size over 100', async () => {
+    const { app } = emulator();
+    const headers = await signedIn(app);
+    const response = await app.request('/v1/me/library/playlists?limit=101', { headers });
+    expect(response.status).toBe(400);
+    expect(errorResponseSchema.parse(await response.json()).errors[0]?.source?.parameter).toBe('limit');
+  });
+
+  it('gives library songs without isrc, and the catalog song with include=catalog', async () => {
+    const { app } = emulator();
+    const headers = await signedIn(app);
+    const list = (await (await app.request('/v1/me/library/playlists', { headers })).json()) as {
+      data: { id: string; attributes: { name: string } }[];
+    };
+    const roadTrip = list.data.find((playlist) => playlist.attributes.name === 'Road Trip');
+    const tracks = (await (
+      await app.request(`/v1/me/library/playlists/${roadTrip?.id}/tracks?include=catalog`, { headers })
+    ).json()) as {
+      data: {
+        attributes: Record<string, unknown> & { playParams: { catalogId?: string } };
+        relationships: { catalog: { data: { id: string; attributes: { isrc: string } }[] } };
+      }[];
+    };
+    const [heaven, nightDrive, unavailable, upload] = tracks.data;
+    expect(heaven?.attributes.isrc).toBeUndefined();
+    expect(heaven?.attributes.playParams.catalogId).toBe('1500000001');
+    expect(heaven?.relationships.catalog.data[0]?.attributes.isrc).toBe('USAAA2400001');
+    expect(nightDrive?.attributes.name).toBe('Night Drive (feat. Ana Ruiz)');
+    expect(unavailable?.relationships.catalog.data).toEqual([]);
+    expect(upload?.attributes.name).toBe('Garage Demo');
+    expect(upload?.attributes.playParams.catalogId).toBeUndefined();
+  });
+
+  it('answers 404 for the tracks of an empty playlist', async () => {
+    const { app } = emulator();
+    const headers = await signedIn(app);
+    const list = (await (await app.request('/v1/me/library/playlists', { headers })).json()) as {
+      data: { id: string; attributes: { name: string } }[];
+    };
+    const empty = list.data.find((playlist) => playlist.attributes.name === 'Nothing Yet');
+    const response = await app.request(`/v1/me/library/playlists/${empty?.id}/tracks`, { headers });
+    expect(response.status).toBe(404);
+    expect(errorResponseSchema.parse(await response.json()).errors[0]?.code).toBe('40400');
+  });
+
+  it('creates with 201 and appends with 204, and refuses every edit with 405', async () => {
+    const { app } = emulator();
+    const headers = { ...(await signedIn(app)), 'content-type': 'application/json' };
+    const created = await app.request('/v1/me/library/playlists', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        attributes: { name: 'New', description: 'From a test' },
+        relationships: { tracks: { data: [{ id: '1500000001', type: 'songs' }] } },
+      }),
+    });
+    expect(created.status).toBe(201);
+    const id = ((await created.json()) as { data: { id: string }[] }).data[0]?.id ?? '';
+    expect(id).toMatch(/^p\./);
+
+    const appended = await app.request(`/v1/me/library/playlists/${id}/tracks`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ data: [{ id: '1500000003', type: 'songs' }] }),
+    });
+    expect(appended.status).toBe(204);
+    expect(await appended.text()).toBe('');
+
+    const tooMany = await app.request(`/v1/me/library/playlists/${id}/tracks`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        data: Array.from({ length: 101 }, () => ({ id: '1500000003', type: 'songs' })),
+      }),
+    });
+    expect(tooMany.status).toBe(400);
+
+    for (const [method, path] of [
+      ['PUT', `/v1/me/library/playlists/${id}/tracks`],
+      ['DELETE', `/v1/me/library/playlists/${id}/tracks`],
+      ['DELETE', `/v1/me/library/playlists/${id}`],
+      ['PATCH', `/v1/me/library/playlists/${id}`],
+    ] as const) {
+      const refused = await app.request(path, { method, headers, body: '{}' });
+      expect(refused.status, `${method} ${path}`).toBe(405);
+    }
+    const tracks = (await (
+      await app.request(`/v1/me/library/playlists/${id}/tracks`, { headers })
+    ).json()) as {
+      data: { attributes: { playParams: { catalogId: string } } }[];
+    };
+    expect(tracks.data.map((song) => song.attributes.playParams.catalogId)).toEqual([
+      '1500000001',
+      '1500000003',
+    ]);
+  });
+
+  it('answers 404 for a library playlist id in the catalog and for a catalog id in the library', async () => {
+    const { app } = emulator();
+    const headers = await signedIn(app);
+    const list = (await (await app.request('/v1/me/library/playlists', { headers })).json()) as {
+      data: { id: string; attributes: { playParams: { globalId?: string } } }[];
+    };
+    const shared = list.data.find((playlist) => playlist.attributes.playParams.globalId);
+    const globalId = shared?.attributes.playParams.globalId ?? '';
+    expect(globalId).toMatch(/^pl\.u-/);
+    expect((await app.request(`/v1/catalog/us/playlists/${globalId}`, { headers })).status).toBe(200);
+    expect((await app.request(`/v1/me/library/playlists/${globalId}`, { headers })).status).toBe(404);
+    expect((await app.request(`/v1/catalog/us/playlists/${shared?.id}`, { headers })).status).toBe(404);
+  });
+});
+
+describe('catalog', () => {
+  async function get(path: string, extra: Partial<Parameters<typeof emulator>[0]> = {}) {
+    const response = await emulator(extra).app.request(path, {
+      headers: { authorization: `Bearer ${await sign()}` },
+    });
+    return { status: response.status, headers: response.headers, body: (await response.json()) as unknown };
+  }
+
+  it('writes songs the Apple way', async () => {
+    const { body } = await get('/v1/catalog/us/songs?ids=1500000003,1500000001');
+    const [nightDrive, heaven] = (body as { data: { attributes: Record<string, unknown> }[] }).data;
+    expect(nightDrive?.attributes).toMatchObject({
+      name: 'Night Drive (feat. Ana Ruiz)',
+      artistName: 'Maya Stone & Leo Park',
+      albumName: 'Northern Lights',
+      contentRating: 'explicit',
+      isrc: 'USAAA2400002',
+      genreNames: ['Pop', 'Electronic', 'Music'],
+      releaseDate: '2024-05-10',
+    });
+    expect(String(nightDrive?.attributes.url)).toMatch(
+      /^https:\/\/music\.apple\.com\/us\/album\/northern-lights\/\d+\?i=1500000003$/,
+    );
+    expect(heaven?.attributes).toMatchObject({ albumName: 'Heaven - Single' });
+    expect(heaven?.attributes.contentRating).toBeUndefined();
+    expect(JSON.stringify(heaven?.attributes.artwork)).toContain('{w}x{h}');
+    const trio = await get('/v1/catalog/us/songs/1500000007');
+    expect(JSON.stringify(trio.body)).toContain('"artistName":"Ana Ruiz, Leo Park & Maya Stone"');
+  });
+
+  it('maps ISRCs to every song carrying them, in that storefront only', async () => {
+    const us = await get('/v1/catalog/us/songs?filter[isrc]=USAAA2400001,USAAA2400004,XX0000000000');
+    const filters = (us.body as { meta: { filters: { isrc: Record<string, { id: string }[]> } } }).meta
+      .filters.isrc;
+    expect(filters.USAAA2400001?.map((ref) => ref.id)).toEqual(['1500000001', '1500000002']);
+    expect(filters.USAAA2400004?.map((ref) => ref.id)).toEqual(['1500000005']);
+    expect(filters.XX0000000000).toBeUndefined();
+    const jp = await get('/v1/catalog/jp/songs?filter[isrc]=USAAA2400001,USAAA2400004');
+    const jpFilters = (jp.body as { meta: { filters: { isrc: Record<string, { id: string }[]> } } }).meta
+      .filters.isrc;
+    expect(jpFilters.USAAA2400001?.map((ref) => ref.id)).toEqual(['1500000001']);
+    expect(jpFilters.USAAA2400004).toBeUndefined();
+  });
+
+  it('refuses more than 25 ISRCs and more than 300 ids with 400', async () => {
+    const isrcs = Array.from({ length: 26 }, (_, index) => fillerIsrc(index)).join(',');
+    expect((await get(`/v1/catalog/us/songs?filter[isrc]=${isrcs}`)).status).toBe(400);
+    const ids = Array.from({ length: 301 }, (_, index) => String(1_600_000_000 + index)).join(',');
+    expect((await get(`/v1/catalog/us/songs?ids=${ids}`)).status).toBe(400);
+    expect((await get('/v1/catalog/us/search?term=heaven&types=songs&limit=26')).status).toBe(400);
+  });
+
+  it('treats a song outside the storefront as absent', async () => {
+    expect((await get('/v1/catalog/jp/songs/1500000005')).status).toBe(404);
+    const borderTown = await get('/v1/catalog/us/songs/1500000005');
+    expect(borderTown.status).toBe(200);
+    expect(JSON.stringify(borderTown.body)).toContain('"contentRating":"clean"');
+    expect((await get('/v1/catalog/xx/songs/1500000005')).status).toBe(404);
+  });
+
+  it('ranks the exact title first, reads + as a space, and answers results:{} when nothing matches', async () => {
+    const { body } = await get('/v1/catalog/us/search?term=heaven+maya+stone&types=songs&limit=10');
+    const songs = (body as { results: { songs: { data: { attributes: { name: string } }[] } } }).results.songs
+      .data;
+    // "Three Voices" only matches through its album ("Heaven - Single"), so it ranks last.
+    expect(songs.map((song) => song.attributes.name)).toEqual([
+      'Heaven',
+      'Heaven',
+      'Heaven - Acoustic',
+      'Three Voices',
+    ]);
+    const none = await get('/v1/catalog/us/search?term=zzzz+qqqq&types=songs');
+    expect(none.body).toMatchObject({ results: {} });
+    expect(Object.keys((none.body as { results: object }).results)).toEqual([]);
+  });
+
+  it('pages search results with a root-relative next', async () => {
+    const { body } = await get('/v1/catalog/us/search?term=filler+song&types=songs&limit=25');
+    const songs = (body as { results: { songs: { next: string; data: unknown[] } } }).results.songs;
+    expect(songs.data).toHaveLength(25);
+    expect(songs.next).toBe('/v1/catalog/us/search?offset=25&term=filler+song&types=songs');
+  });
+
+  it('answers 429 without Retry-After once the developer token is over budget', async () => {
+    const { app } = emulator({ rateLimit: { budget: 2, windowMs: 60_000 } });
+    const headers = { authorization: `Bearer ${await sign()}` };
+    expect((await app.request('/v1/storefronts/us', { headers })).status).toBe(200);
+    expect((await app.request('/v1/storefronts/us', { headers })).status).toBe(200);
+    const limited = await app.request('/v1/storefronts/us', { headers });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBeNull();
+    expect(errorResponseSchema.parse(await limited.json()).errors[0]?.status).toBe('429');
+  });
+});

@@ -1,0 +1,83 @@
+import { exportJWK, exportPKCS8, generateKeyPair, importPKCS8, type JWK, SignJWT } from 'jose';
+
+/** Apple rejects developer tokens whose `exp` is more than this many seconds after `iat`. */
+export const MAX_DEVELOPER_TOKEN_LIFETIME_S = 15_777_000;
+const DEFAULT_LIFETIME_S = 30 * 24 * 3600;
+const RENEW_BEFORE_EXPIRY_S = 24 * 3600;
+
+export interface DeveloperTokenSignerOptions {
+  teamId: string;
+  keyId: string;
+  /** The MusicKit private key (`.p8`, PKCS#8 PEM, P-256). */
+  privateKeyPem: string;
+  /** Default 30 days; capped at Apple's 15,777,000 s. */
+  lifetimeSeconds?: number;
+  now?: () => number;
+}
+
+export interface DeveloperTokenSource {
+  getToken(): Promise<string>;
+}
+
+/**
+ * Signs Apple Music developer tokens (ES256 JWT with `kid`, `iss`, `iat`, `exp`). One token is reused until a
+ * day before it expires (or half its lifetime, for short test lifetimes), so requests never carry a token
+ * about to lapse.
+ */
+export function createDeveloperTokenSigner(options: DeveloperTokenSignerOptions): DeveloperTokenSource {
+  const now = options.now ?? Date.now;
+  const lifetime = Math.min(
+    Math.max(1, Math.floor(options.lifetimeSeconds ?? DEFAULT_LIFETIME_S)),
+    MAX_DEVELOPER_TOKEN_LIFETIME_S,
+  );
+  const renewBefore = Math.min(RENEW_BEFORE_EXPIRY_S, lifetime / 2);
+  const key = importPKCS8(options.privateKeyPem, 'ES256');
+  let current: { token: string; renewAt: number } | undefined;
+  let pending: Promise<string> | undefined;
+
+  async function sign(): Promise<string> {
+    const issuedAt = Math.floor(now() / 1000);
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'ES256', kid: options.keyId })
+      .setIssuer(options.teamId)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + lifetime)
+      .sign(await key);
+    current = { token, renewAt: (issuedAt + lifetime - renewBefore) * 1000 };
+    return token;
+  }
+
+  return {
+    async getToken() {
+      if (current && now() < current.renewAt) return current.token;
+      // Concurrent callers share one signing instead of racing to replace the cached token.
+      pending ??= sign().finally(() => {
+        pending = undefined;
+      });
+      return pending;
+    },
+  };
+}
+
+export interface SandboxAppleKeys {
+  teamId: string;
+  keyId: string;
+  privateKeyPem: string;
+  publicKeyJwk: JWK;
+}
+
+/** A fresh MusicKit-style key for sandbox mode; the app persists it and hands the public half to the emulator. */
+export async function generateSandboxAppleKeys(): Promise<SandboxAppleKeys> {
+  const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+  return {
+    teamId: randomId(10),
+    keyId: randomId(10),
+    privateKeyPem: await exportPKCS8(privateKey),
+    publicKeyJwk: { ...(await exportJWK(publicKey)), alg: 'ES256' },
+  };
+}
+
+function randomId(length: number): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+  return Array.from(crypto.getRandomValues(new Uint8Array(length)), (byte) => alphabet[byte % 36]).join('');
+}
