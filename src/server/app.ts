@@ -13,6 +13,7 @@ import { connectionRoutes } from './routes/connection-routes';
 import { eventRoutes } from './routes/event-routes';
 import { featureRoutes } from './routes/feature-routes';
 import { playlistRoutes } from './routes/playlist-routes';
+import { transferRoutes } from './routes/transfer-routes';
 
 export interface AppOptions {
   /** Built front end (dist/web); without it the API still works and pages say how to build. */
@@ -64,6 +65,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   api.route('/events', eventRoutes(deps));
   api.route('/auth', connectionRoutes(deps));
   api.route('/', playlistRoutes(deps));
+  api.route('/', transferRoutes(deps));
   for (const feature of featureRoutes) api.route(feature.path, feature.routes(deps));
   api.all('*', (c) => c.json({ message: `No API route for ${c.req.method} ${c.req.path}.` }, 404));
   app.route('/api', api);

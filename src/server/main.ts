@@ -22,11 +22,12 @@ async function main() {
   const database = await openDatabase(
     config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: config.DATA_DIR },
   );
-  const { deps, mounts } = await createRuntime(config, database.db, logger);
+  const { deps, mounts, jobRunner } = await createRuntime(config, database.db, logger);
 
   const app = createApp(deps, { webRoot: fileURLToPath(new URL('../../dist/web', import.meta.url)), mounts });
   const server = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, (info) => {
     deps.providers.internalOrigin = `http://127.0.0.1:${info.port}`;
+    jobRunner?.start();
     logger.info(
       { url: config.publicUrl, database: database.kind, sandbox: config.sandbox, port: info.port },
       `Crossfade is running at ${config.publicUrl}`,
@@ -42,6 +43,7 @@ async function main() {
     const forceExit = setTimeout(() => process.exit(1), 10_000);
     forceExit.unref();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await jobRunner?.stop();
     await database.close();
     process.exit(0);
   };

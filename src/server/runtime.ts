@@ -8,6 +8,8 @@ import type { AppDeps } from './app-context';
 import type { Config } from './config';
 import { ProviderRuntime } from './connections/provider-runtime';
 import type { Database } from './db/client';
+import { jobHandlers } from './jobs/job-handlers';
+import { JobRunner } from './jobs/job-runner';
 import type { Logger } from './logger';
 import { createEncryptor, resolveEncryptionKey } from './security/encryption';
 
@@ -15,6 +17,8 @@ export interface Runtime {
   deps: AppDeps;
   /** The emulators, mounted on the app's own port in sandbox mode. */
   mounts: { path: string; app: Hono }[];
+  /** Background jobs of this process (null with JOB_WORKERS=0); started once the server listens. */
+  jobRunner: JobRunner | null;
 }
 
 /** Rolling window of the emulators' rate limiter (Spotify's is 30 s). */
@@ -77,6 +81,11 @@ export async function createRuntime(
     },
     logger,
   );
-  const deps: AppDeps = { config, db, logger, encryptor, providers, ai, jobs: { poke: () => undefined } };
-  return { deps, mounts };
+  const jobs = { poke: () => runner?.poke() };
+  const deps: AppDeps = { config, db, logger, encryptor, providers, ai, jobs };
+  const runner =
+    config.JOB_WORKERS > 0
+      ? new JobRunner({ db, logger, handlers: jobHandlers(deps), concurrency: config.JOB_WORKERS })
+      : null;
+  return { deps, mounts, jobRunner: runner };
 }

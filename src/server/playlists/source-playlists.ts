@@ -1,5 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { PlaylistSummary as PlaylistDto, Track } from '../../shared/api/playlists';
+import { IMPORTED_PLAYLIST_PREFIX } from '../../shared/api/transfer';
 import type { ServiceId } from '../../shared/services';
 import type { AppDeps } from '../app-context';
 import { importedPlaylists } from '../db/schema';
@@ -10,7 +11,7 @@ import type { NormalizedTrack, PlaylistContents, PlaylistSummary } from '../prov
  * Where a transfer's source comes from: the person's playlists on a service, or a file they imported
  * (ids `import:<uuid>`, listed under every source service since a file is not tied to one).
  */
-export const IMPORT_PREFIX = 'import:';
+export const IMPORT_PREFIX = IMPORTED_PLAYLIST_PREFIX;
 
 export function toPlaylistDto(playlist: PlaylistSummary): PlaylistDto {
   return {

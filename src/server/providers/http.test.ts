@@ -25,7 +25,9 @@ describe('HttpClient retries', () => {
     let calls = 0;
     const server = createServer((_request, response) => {
       const status = statuses[Math.min(calls++, statuses.length - 1)] ?? 200;
-      response.writeHead(status, { 'content-type': 'application/json' }).end(status === 200 ? '{"ok":true}' : '{}');
+      response
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(status === 200 ? '{"ok":true}' : '{}');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as import('node:net').AddressInfo;
@@ -50,7 +52,12 @@ describe('HttpClient retries', () => {
   it('never repeats a write that may have been applied: a 5xx on it surfaces at once', async () => {
     const fake = await serve([500, 200]);
     await expect(
-      client(fake.url).request(okSchema, { url: '/items', method: 'POST', body: {}, retryServerErrors: false }),
+      client(fake.url).request(okSchema, {
+        url: '/items',
+        method: 'POST',
+        body: {},
+        retryServerErrors: false,
+      }),
     ).rejects.toThrow('status 500');
     expect(fake.calls()).toBe(1);
     fake.close();
@@ -59,7 +66,12 @@ describe('HttpClient retries', () => {
   it('still retries a write after a 429, which means nothing was done', async () => {
     const fake = await serve([429, 200]);
     await expect(
-      client(fake.url).request(okSchema, { url: '/items', method: 'POST', body: {}, retryServerErrors: false }),
+      client(fake.url).request(okSchema, {
+        url: '/items',
+        method: 'POST',
+        body: {},
+        retryServerErrors: false,
+      }),
     ).resolves.toEqual({ ok: true });
     expect(fake.calls()).toBe(2);
     fake.close();

@@ -171,7 +171,11 @@ export class HttpClient {
         await (this.options.sleep ?? defaultSleep)(waitMs);
         continue;
       }
-      if (response.status >= 500 && request.retryServerErrors !== false && serverErrors < this.options.maxRetries) {
+      if (
+        response.status >= 500 &&
+        request.retryServerErrors !== false &&
+        serverErrors < this.options.maxRetries
+      ) {
         await this.backoff(serverErrors++);
         continue;
       }

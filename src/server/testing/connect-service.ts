@@ -1,5 +1,5 @@
-import type { ServiceId } from '../../shared/services';
 import { DEMO_USER } from '../../sandbox/spotify/state';
+import type { ServiceId } from '../../shared/services';
 import type { TestClient } from './test-server';
 
 /**

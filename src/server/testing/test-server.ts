@@ -53,18 +53,20 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     SANDBOX_RATE_LIMIT: '0',
     ...options.env,
   });
-  const { deps, mounts } = await createRuntime(config, database.db, createLogger('silent'), {
+  const { deps, mounts, jobRunner } = await createRuntime(config, database.db, createLogger('silent'), {
     encryptionKey: Buffer.alloc(32, 7),
     catalog: options.catalog ?? testCatalog(),
   });
   deps.providers.internalOrigin = url;
   const app = createApp(deps, { mounts });
   server.on('request', getRequestListener(app.fetch));
+  jobRunner?.start();
   return {
     url,
     deps,
     newClient: () => new TestClient(url),
     async close() {
+      await jobRunner?.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await database.close();

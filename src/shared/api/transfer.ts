@@ -39,6 +39,16 @@ export const matchRowSchema = z.object({
 });
 export type MatchRow = z.infer<typeof matchRowSchema>;
 
+/** Prefix of playlists brought in as files or backups: they can go to either service, even "back" to their own. */
+export const IMPORTED_PLAYLIST_PREFIX = 'import:';
+
+const differentServicesUnlessImported = (value: {
+  sourceService: string;
+  destinationService: string;
+  playlistId: string;
+}) =>
+  value.sourceService !== value.destinationService || value.playlistId.startsWith(IMPORTED_PLAYLIST_PREFIX);
+
 const missingForMatching = 'Missing required data for matching';
 const missingForTransfer = 'Missing required data for transfer';
 
@@ -48,9 +58,7 @@ export const matchRequestSchema = z
     destinationService: z.enum(['spotify', 'apple'], { error: missingForMatching }),
     playlistId: z.string({ error: missingForMatching }).trim().min(1, missingForMatching).max(200),
   })
-  .refine((value) => value.sourceService !== value.destinationService, {
-    message: 'Source and destination services must be different.',
-  });
+  .refine(differentServicesUnlessImported, { message: 'Source and destination services must be different.' });
 export type MatchRequest = z.infer<typeof matchRequestSchema>;
 
 export const jobStatusSchema = z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']);
@@ -109,9 +117,7 @@ export const transferRequestSchema = z
     /** The spec's "Create playlist in destination" option, which must be on. */
     createPlaylist: z.boolean().default(true),
   })
-  .refine((value) => value.sourceService !== value.destinationService, {
-    message: 'Source and destination services must be different.',
-  })
+  .refine(differentServicesUnlessImported, { message: 'Source and destination services must be different.' })
   .refine((value) => value.createPlaylist, { message: 'Create playlist option is required' });
 export type TransferRequest = z.infer<typeof transferRequestSchema>;
 

@@ -1,0 +1,130 @@
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { z } from 'zod';
+import {
+  CSV_FILE_NAME,
+  matchChoiceSchema,
+  matchRequestSchema,
+  transferRequestSchema,
+} from '../../shared/api/transfer';
+import type { AppDeps, AppEnv } from '../app-context';
+import { notFound } from '../http/errors';
+import { requireUser } from '../http/require-user';
+import { readJson, validate } from '../http/validation';
+import { getJob } from '../jobs/job-queue';
+import { isTerminal, toJobView, waitForJob } from '../jobs/job-view';
+import { transferUsage } from '../plans/plan-limits';
+import { toTrackDto } from '../playlists/source-playlists';
+import { applyMatchChoice, getMatchSetView, searchForRow, startMatch } from '../transfers/match-service';
+import { transferCsv } from '../transfers/transfer-csv';
+import {
+  findTransferForExport,
+  getTransfer,
+  listTransfers,
+  retryTransfer,
+  startTransfer,
+  toTransferResult,
+} from '../transfers/transfer-service';
+
+/** How long a request waits for a quick job before answering 202 with the job to follow. */
+const INLINE_WAIT_MS = 2_500;
+const positionSchema = z.coerce.number({ error: 'Unknown track position' }).int().min(0).max(100_000);
+const searchQuerySchema = z
+  .string()
+  .trim()
+  .min(1, 'Type something to search for')
+  .max(200, 'That search is too long');
+
+/** Matching, review, transfers, their jobs and the CSV (spec sections 3, 5, 7). */
+export function transferRoutes(deps: AppDeps) {
+  const { db } = deps;
+  return new Hono<AppEnv>()
+    .post('/match', async (c) => {
+      const user = requireUser(c);
+      const request = await readJson(c, matchRequestSchema);
+      const { matchSetId, jobId } = await startMatch(deps, user.id, request);
+      const job = await waitForJob(db, jobId, INLINE_WAIT_MS);
+      const view = await getMatchSetView(deps, user.id, matchSetId);
+      return c.json(view, job && isTerminal(job) ? 200 : 202);
+    })
+    .get('/match/:matchSetId', async (c) => {
+      const user = requireUser(c);
+      return c.json(await getMatchSetView(deps, user.id, c.req.param('matchSetId')));
+    })
+    .patch('/match/:matchSetId/rows/:position', async (c) => {
+      const user = requireUser(c);
+      const position = validate(positionSchema, c.req.param('position'));
+      const choice = await readJson(c, matchChoiceSchema);
+      return c.json(await applyMatchChoice(deps, user.id, c.req.param('matchSetId'), position, choice));
+    })
+    .get('/match/:matchSetId/rows/:position/search', async (c) => {
+      const user = requireUser(c);
+      const position = validate(positionSchema, c.req.param('position'));
+      const text = validate(searchQuerySchema, c.req.query('q') ?? '');
+      const results = await searchForRow(deps, user.id, c.req.param('matchSetId'), position, text);
+      return c.json(results.map((result) => ({ ...result, track: toTrackDto(result.track) })));
+    })
+    .post('/transfer', async (c) => {
+      const user = requireUser(c);
+      const request = await readJson(c, transferRequestSchema);
+      const started = await startTransfer(deps, user, request);
+      const job = started.jobId ? await waitForJob(db, started.jobId, INLINE_WAIT_MS) : undefined;
+      const result = toTransferResult(await getTransfer(deps, user.id, started.transferId));
+      return c.json(result, job && isTerminal(job) ? 200 : 202);
+    })
+    .get('/transfers', async (c) => {
+      const user = requireUser(c);
+      return c.json(await listTransfers(deps, user.id));
+    })
+    .get('/transfers/:transferId', async (c) => {
+      const user = requireUser(c);
+      return c.json(toTransferResult(await getTransfer(deps, user.id, c.req.param('transferId'))));
+    })
+    .post('/transfers/:transferId/retry', async (c) => {
+      const user = requireUser(c);
+      return c.json(await retryTransfer(deps, user.id, c.req.param('transferId')), 202);
+    })
+    .get('/export/csv/:playlistId', async (c) => {
+      const user = requireUser(c);
+      const transfer = await findTransferForExport(deps, user.id, c.req.param('playlistId'));
+      const csv = await transferCsv(db, transfer);
+      c.header('content-type', 'text/csv; charset=utf-8');
+      c.header('content-disposition', `attachment; filename="${CSV_FILE_NAME}"`);
+      // A byte-order mark makes spreadsheet programs read the file as UTF-8.
+      return c.body(`\uFEFF${csv}`);
+    })
+    .get('/usage', async (c) => {
+      const user = requireUser(c);
+      return c.json(await transferUsage(db, user.id, user.plan));
+    })
+    .get('/jobs/:jobId', async (c) => {
+      const user = requireUser(c);
+      const job = await ownedJob(deps, user.id, c.req.param('jobId'));
+      return c.json(toJobView(job));
+    })
+    .get('/jobs/:jobId/events', async (c) => {
+      const user = requireUser(c);
+      const jobId = (await ownedJob(deps, user.id, c.req.param('jobId'))).id;
+      // Polling the row (not an in-process event) works whichever process runs the job.
+      return streamSSE(c, async (stream) => {
+        let last = '';
+        for (let tick = 0; !stream.aborted && tick < 36_000; tick++) {
+          const job = await getJob(db, jobId);
+          if (!job) break;
+          const view = JSON.stringify(toJobView(job));
+          if (view !== last) {
+            await stream.writeSSE({ data: view });
+            last = view;
+          }
+          if (isTerminal(job)) break;
+          await stream.sleep(500);
+        }
+      });
+    });
+}
+
+async function ownedJob(deps: AppDeps, userId: string, jobId: string) {
+  const job = /^[0-9a-f-]{36}$/.test(jobId) ? await getJob(deps.db, jobId) : undefined;
+  if (!job || job.userId !== userId) throw notFound('That job does not exist.');
+  return job;
+}

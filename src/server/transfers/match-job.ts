@@ -1,0 +1,97 @@
+import { and, eq } from 'drizzle-orm';
+import { createMatchingTieBreaker } from '../ai/matching-tie-breaker';
+import type { AppDeps } from '../app-context';
+import { matchRows, matchSets } from '../db/schema';
+import type { JobContext, JobHandler } from '../jobs/job-runner';
+import { PermanentJobError } from '../jobs/job-runner';
+import { matchTracks } from '../matching/pipeline';
+import { loadSourcePlaylist } from '../playlists/source-playlists';
+import type { PlaylistEntry } from '../providers/types';
+import { DatabaseMatchCache } from './db-match-cache';
+import { classifyJobError, JOB_INLINE_WAIT_MS } from './job-errors';
+import { rowFromMatch, rowFromSkippedEntry } from './match-rows';
+
+/** Rows are stored in chunks; a resumed run skips chunks already stored. */
+const CHUNK = 200;
+
+interface MatchJobState {
+  storedUpTo: number;
+}
+
+/** Matches a source playlist against the destination catalog, storing a row per entry in source order. */
+export function createMatchJobHandler(deps: AppDeps): JobHandler {
+  return async (context: JobContext) => {
+    const { matchSetId } = context.job.payload as { matchSetId: string };
+    const [set] = await deps.db.select().from(matchSets).where(eq(matchSets.id, matchSetId));
+    if (!set) throw new PermanentJobError('The match run no longer exists.');
+    try {
+      const source = await loadSourcePlaylist(deps, set.userId, set.sourceService, set.sourcePlaylistId);
+      if (set.sourcePlaylistName !== source.playlist.name) {
+        await deps.db
+          .update(matchSets)
+          .set({ sourcePlaylistName: source.playlist.name })
+          .where(eq(matchSets.id, set.id));
+      }
+      const connection = await deps.providers.connections.get(set.userId, set.destinationService);
+      const region = connection?.region ?? 'us';
+      const total = source.entries.length;
+      const state = (context.state as MatchJobState | undefined) ?? { storedUpTo: 0 };
+      let doneSoFar = state.storedUpTo;
+      const progress = (done: number, extra: { waitingUntil?: string } = {}) =>
+        context.progress({ done, total, phase: 'matching', ...extra }).catch(() => undefined);
+      const destination = await deps.providers.forUser(set.userId, set.destinationService, {
+        maxInlineWaitMs: JOB_INLINE_WAIT_MS,
+        onRateLimit: ({ waitMs }) =>
+          void progress(doneSoFar, { waitingUntil: new Date(Date.now() + waitMs).toISOString() }),
+      });
+      const cache = new DatabaseMatchCache(deps.db, set.destinationService, region);
+      const tieBreaker = createMatchingTieBreaker(deps.ai);
+
+      for (let start = state.storedUpTo; start < total; start += CHUNK) {
+        const chunk = source.entries.slice(start, start + CHUNK);
+        const tracks = chunk.filter(
+          (entry): entry is Extract<PlaylistEntry, { kind: 'track' }> => entry.kind === 'track',
+        );
+        const matches = await matchTracks(
+          tracks.map((entry) => entry.track),
+          destination,
+          {
+            region,
+            cache,
+            tieBreaker,
+            onProgress: (done) => {
+              doneSoFar = start + done;
+              void progress(doneSoFar);
+            },
+          },
+        );
+        const rows = [
+          ...tracks.map((entry, index) => {
+            const match = matches[index];
+            if (!match) throw new Error('matching returned fewer results than sources');
+            return rowFromMatch(set.id, entry.position, match);
+          }),
+          ...chunk.flatMap((entry) => (entry.kind === 'skipped' ? [rowFromSkippedEntry(set.id, entry)] : [])),
+        ];
+        if (rows.length > 0) await deps.db.insert(matchRows).values(rows).onConflictDoNothing();
+        doneSoFar = Math.min(total, start + CHUNK);
+        await context.checkpoint({ storedUpTo: doneSoFar } satisfies MatchJobState, {
+          done: doneSoFar,
+          total,
+          phase: 'matching',
+        });
+      }
+      await deps.db
+        .update(matchSets)
+        .set({ status: 'ready' })
+        .where(and(eq(matchSets.id, set.id)));
+      return { matchSetId: set.id, total };
+    } catch (error) {
+      const classified = classifyJobError(error);
+      if (classified instanceof PermanentJobError) {
+        await deps.db.update(matchSets).set({ status: 'failed' }).where(eq(matchSets.id, set.id));
+      }
+      throw classified;
+    }
+  };
+}

@@ -1,0 +1,216 @@
+import { and, asc, desc, eq } from 'drizzle-orm';
+import type { MatchChoice, MatchRequest, MatchRow, MatchSetView } from '../../shared/api/transfer';
+import type { AppDeps } from '../app-context';
+import { jobs, matchRows, matchSets } from '../db/schema';
+import { badRequest, notFound } from '../http/errors';
+import { enqueueJob } from '../jobs/job-queue';
+import { prepareTrack } from '../matching/prepare';
+import { scoreCandidate, statusFor } from '../matching/score';
+import type { NormalizedTrack } from '../providers/types';
+import { type StoredCandidate, toMatchRow } from './match-rows';
+
+/**
+ * Starting a match run, reading it back, and the person's fixes. The matching itself runs as a durable
+ * job (match-job.ts) so big playlists survive restarts and rate limits.
+ */
+export const MATCH_JOB = 'match';
+
+export async function startMatch(
+  deps: AppDeps,
+  userId: string,
+  request: MatchRequest & { playlistName?: string },
+) {
+  const [set] = await deps.db
+    .insert(matchSets)
+    .values({
+      userId,
+      sourceService: request.sourceService,
+      destinationService: request.destinationService,
+      sourcePlaylistId: request.playlistId,
+      sourcePlaylistName: request.playlistName ?? 'Playlist',
+    })
+    .returning();
+  if (!set) throw new Error('match set insert returned no row');
+  const job = await enqueueJob(deps.db, { kind: MATCH_JOB, userId, payload: { matchSetId: set.id } });
+  await deps.db.update(matchSets).set({ jobId: job.id }).where(eq(matchSets.id, set.id));
+  deps.jobs.poke();
+  return { matchSetId: set.id, jobId: job.id };
+}
+
+async function ownedSet(deps: AppDeps, userId: string, matchSetId: string) {
+  const [set] = /^[0-9a-f-]{36}$/.test(matchSetId)
+    ? await deps.db
+        .select()
+        .from(matchSets)
+        .where(and(eq(matchSets.id, matchSetId), eq(matchSets.userId, userId)))
+    : [];
+  if (!set) throw notFound('That match result does not exist.');
+  return set;
+}
+
+export async function getMatchSetView(
+  deps: AppDeps,
+  userId: string,
+  matchSetId: string,
+): Promise<MatchSetView> {
+  const set = await ownedSet(deps, userId, matchSetId);
+  let status = set.status;
+  let error: string | null = null;
+  if (status === 'matching' && set.jobId) {
+    const [job] = await deps.db
+      .select({ status: jobs.status, error: jobs.error })
+      .from(jobs)
+      .where(eq(jobs.id, set.jobId));
+    if (job?.status === 'failed' || job?.status === 'cancelled') {
+      status = 'failed';
+      error = job.error;
+    }
+  }
+  const rows =
+    status === 'ready'
+      ? await deps.db
+          .select()
+          .from(matchRows)
+          .where(eq(matchRows.matchSetId, set.id))
+          .orderBy(asc(matchRows.position))
+      : [];
+  return {
+    matchSetId: set.id,
+    status,
+    playlistName: set.sourcePlaylistName,
+    sourceService: set.sourceService,
+    destinationService: set.destinationService,
+    jobId: set.jobId,
+    results: rows.map(toMatchRow),
+    error,
+  };
+}
+
+/** The newest finished match run of this playlist, for a transfer that names none. */
+export async function latestReadySet(deps: AppDeps, userId: string, request: MatchRequest) {
+  const [set] = await deps.db
+    .select()
+    .from(matchSets)
+    .where(
+      and(
+        eq(matchSets.userId, userId),
+        eq(matchSets.sourcePlaylistId, request.playlistId),
+        eq(matchSets.sourceService, request.sourceService),
+        eq(matchSets.destinationService, request.destinationService),
+        eq(matchSets.status, 'ready'),
+      ),
+    )
+    .orderBy(desc(matchSets.createdAt))
+    .limit(1);
+  return set;
+}
+
+export { ownedSet as requireOwnedMatchSet };
+
+async function ownedRow(deps: AppDeps, userId: string, matchSetId: string, position: number) {
+  const set = await ownedSet(deps, userId, matchSetId);
+  if (set.status !== 'ready') throw badRequest('Matching is still running for this playlist.');
+  const [row] = await deps.db
+    .select()
+    .from(matchRows)
+    .where(and(eq(matchRows.matchSetId, set.id), eq(matchRows.position, position)));
+  if (!row) throw notFound('That track is not in this match result.');
+  return { set, row };
+}
+
+/** The person picks another candidate, a track they searched for, skips the track, or undoes their choice. */
+export async function applyMatchChoice(
+  deps: AppDeps,
+  userId: string,
+  matchSetId: string,
+  position: number,
+  choice: MatchChoice,
+): Promise<MatchRow> {
+  const { row } = await ownedRow(deps, userId, matchSetId, position);
+  if (row.status === 'skipped' && row.decidedBy === 'engine') {
+    throw badRequest('This item cannot be transferred (it is not a track on the source service).');
+  }
+  const candidates = row.candidates as StoredCandidate[];
+  let update: Partial<typeof matchRows.$inferInsert>;
+  switch (choice.action) {
+    case 'choose': {
+      const candidate = candidates.find((c) => c.track.id === choice.trackId);
+      if (!candidate) throw badRequest('That track is not one of the candidates for this song.');
+      update = { chosenId: candidate.track.id, decidedBy: 'person', status: 'accepted' };
+      break;
+    }
+    case 'manual': {
+      const source = row.source as NormalizedTrack;
+      const track: NormalizedTrack = {
+        id: choice.track.id,
+        uri: choice.track.uri,
+        name: choice.track.name,
+        artists: choice.track.artists,
+        album: choice.track.album,
+        durationMs: choice.track.durationMs ?? 0,
+        ...(choice.track.imageUrl ? { imageUrl: choice.track.imageUrl } : {}),
+        ...(choice.track.isrc ? { isrc: choice.track.isrc } : {}),
+        ...(choice.track.explicit !== undefined ? { explicit: choice.track.explicit } : {}),
+      };
+      const scored = scoreCandidate(prepareTrack(source), prepareTrack(track));
+      const picked: StoredCandidate = {
+        track,
+        confidence: scored.confidence,
+        reasons: ['Chosen by you', ...scored.reasons],
+        versionLabels: scored.versionLabels,
+        sameVersion: scored.sameVersion,
+      };
+      update = {
+        candidates: [picked, ...candidates.filter((c) => c.track.id !== track.id)],
+        chosenId: track.id,
+        decidedBy: 'person',
+        status: 'accepted',
+      };
+      break;
+    }
+    case 'skip':
+      update = { chosenId: null, decidedBy: 'person', status: 'skipped' };
+      break;
+    case 'reset': {
+      const best = candidates[0];
+      const status = best ? statusFor(best.confidence) : 'unmatched';
+      update = {
+        chosenId: status === 'unmatched' ? null : (best?.track.id ?? null),
+        decidedBy: 'engine',
+        status,
+      };
+      break;
+    }
+  }
+  const [updated] = await deps.db
+    .update(matchRows)
+    .set(update)
+    .where(and(eq(matchRows.matchSetId, row.matchSetId), eq(matchRows.position, position)))
+    .returning();
+  if (!updated) throw notFound('That track is not in this match result.');
+  return toMatchRow(updated);
+}
+
+/** Manual search for one row, scored against its source so the person sees how close each result is. */
+export async function searchForRow(
+  deps: AppDeps,
+  userId: string,
+  matchSetId: string,
+  position: number,
+  text: string,
+) {
+  const { set, row } = await ownedRow(deps, userId, matchSetId, position);
+  const destination = await deps.providers.forUser(userId, set.destinationService);
+  const results = await destination.searchTracks({ text }, { limit: 10 });
+  const source = prepareTrack(row.source as NormalizedTrack);
+  return results
+    .map((track) => ({ track, scored: scoreCandidate(source, prepareTrack(track)) }))
+    .sort((a, b) => b.scored.confidence - a.scored.confidence)
+    .map(({ track, scored }) => ({
+      track,
+      confidence: scored.confidence,
+      reasons: scored.reasons,
+      versionLabels: scored.versionLabels,
+      sameVersion: scored.sameVersion,
+    }));
+}

@@ -1,0 +1,265 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PlaylistSummary } from '../../shared/api/playlists';
+import type { MatchRow, MatchSetView, TransferResult } from '../../shared/api/transfer';
+import { providerConnections } from '../db/schema';
+import { connectService } from '../testing/connect-service';
+import { startTestServer, type TestClient, type TestServer } from '../testing/test-server';
+
+let server: TestServer;
+let client: TestClient;
+let userId: string;
+
+const message = (body: unknown) => (body as { message?: string }).message;
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function matchPlaylist(
+  source: 'spotify' | 'apple',
+  destination: 'spotify' | 'apple',
+  playlistId: string,
+) {
+  const started = await client.post('/api/match', {
+    sourceService: source,
+    destinationService: destination,
+    playlistId,
+  });
+  expect([200, 202]).toContain(started.status);
+  const view = started.body as MatchSetView;
+  return until(
+    async () => (await client.get(`/api/match/${view.matchSetId}`)).body as MatchSetView,
+    (current) => current.status !== 'matching',
+    120_000,
+  );
+}
+
+async function finishTransfer(body: Record<string, unknown>) {
+  const started = await client.post('/api/transfer', body);
+  expect([200, 202], message(started.body)).toContain(started.status);
+  const transfer = started.body as TransferResult;
+  return until(
+    async () => (await client.get(`/api/transfers/${transfer.transferId}`)).body as TransferResult,
+    (current) => current.status === 'succeeded' || current.status === 'failed',
+    120_000,
+  );
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  client = server.newClient();
+  const registered = await client.post('/api/auth/register', {
+    username: 'mover',
+    email: 'mover@example.com',
+    password: 'secret-words',
+  });
+  userId = (registered.body as { user: { id: string } }).user.id;
+}, 120_000);
+afterAll(() => server.close());
+
+describe('connecting services', () => {
+  it('connects Spotify and Apple Music through their consent pages and reports it in status', async () => {
+    expect(await connectService(client, 'spotify')).toBe('/transfer?connected=spotify');
+    expect(await connectService(client, 'apple', { returnTo: '/account' })).toBe('/account?connected=apple');
+    expect((await client.get('/api/auth/status')).body).toMatchObject({
+      spotifyConnected: true,
+      appleConnected: true,
+    });
+  });
+
+  it('stores provider tokens encrypted', async () => {
+    const connection = await server.deps.providers.connections.get(userId, 'spotify');
+    expect(connection?.tokens.kind).toBe('spotify');
+    const rows = await server.deps.db
+      .select({ sealed: providerConnections.encryptedTokens })
+      .from(providerConnections)
+      .where(eq(providerConnections.userId, userId));
+    const sealed = rows.map((row) => row.sealed);
+    expect(sealed.length).toBe(2);
+    for (const value of sealed) {
+      expect(value.startsWith('v1.')).toBe(true);
+      expect(value).not.toContain('accessToken');
+    }
+  });
+
+  it('refuses a replayed or forged OAuth callback', async () => {
+    const forged = await client.get('/api/auth/spotify/callback?code=abc&state=not-ours');
+    expect(forged.status).toBe(302);
+    const location = new URL(forged.headers.get('location') ?? '', 'http://x');
+    expect(location.pathname).toBe('/transfer');
+    expect(location.searchParams.get('connectError')).toBe(
+      'This Spotify sign-in link is unknown, expired or was already used. Please try connecting again.',
+    );
+  });
+
+  it('lists the person’s playlists, with clear errors for a bad service, signed out, or not connected', async () => {
+    const spotify = await client.get('/api/playlists/spotify');
+    expect(spotify.status).toBe(200);
+    const names = (spotify.body as PlaylistSummary[]).map((playlist) => playlist.name);
+    expect(names).toEqual(expect.arrayContaining(['Road Trip', 'Everything I Love', 'New Playlist']));
+
+    const unknown = await client.get('/api/playlists/deezer');
+    expect(unknown.status).toBe(400);
+    expect(message(unknown.body)).toBe('Unknown service: use "spotify" or "apple".');
+
+    const stranger = server.newClient();
+    expect((await stranger.get('/api/playlists/spotify')).status).toBe(401);
+    await stranger.post('/api/auth/register', {
+      username: 'stranger',
+      email: 's@example.com',
+      password: 'secret-words',
+    });
+    const notConnected = await stranger.get('/api/playlists/apple');
+    expect(notConnected.status).toBe(409);
+    expect(message(notConnected.body)).toBe('Please connect to Apple Music before continuing.');
+  });
+});
+
+describe('matching, fixing and transferring', () => {
+  let roadTrip: PlaylistSummary;
+  let view: MatchSetView;
+
+  it('matches a Spotify playlist against Apple Music with confidence and reasons for every track', async () => {
+    const playlists = (await client.get('/api/playlists/spotify')).body as PlaylistSummary[];
+    roadTrip = playlists.find((playlist) => playlist.name === 'Road Trip') as PlaylistSummary;
+    view = await matchPlaylist('spotify', 'apple', roadTrip.id);
+    expect(view.status).toBe('ready');
+    expect(view.results).toHaveLength(roadTrip.trackCount);
+    expect(view.results.map((row) => row.position)).toEqual([...Array(roadTrip.trackCount).keys()]);
+    const accepted = view.results.filter((row) => row.status === 'accepted');
+    expect(accepted.length / view.results.length).toBeGreaterThan(0.8);
+    for (const row of accepted) {
+      expect(row.destinationTrack).not.toBeNull();
+      expect(row.reasons.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('rejects matching requests with missing data or the same service on both sides', async () => {
+    const missing = await client.post('/api/match', { sourceService: 'spotify' });
+    expect(missing.status).toBe(400);
+    expect(message(missing.body)).toBe('Missing required data for matching');
+    const same = await client.post('/api/match', {
+      sourceService: 'apple',
+      destinationService: 'apple',
+      playlistId: 'x',
+    });
+    expect(message(same.body)).toBe('Source and destination services must be different.');
+  });
+
+  it('lets the person pick another candidate, search by hand and skip, and the transfer follows their choices', async () => {
+    const withAlternatives = view.results.find(
+      (row) => row.candidates.length > 1 && row.status !== 'skipped',
+    ) as MatchRow;
+    const alternative = withAlternatives.candidates[1];
+    if (!alternative) throw new Error('no alternative candidate');
+    const chosen = await client.send(
+      'PATCH',
+      `/api/match/${view.matchSetId}/rows/${withAlternatives.position}`,
+      {
+        action: 'choose',
+        trackId: alternative.track.id,
+      },
+    );
+    expect(chosen.status).toBe(200);
+    expect((chosen.body as MatchRow).destinationTrack?.id).toBe(alternative.track.id);
+    expect((chosen.body as MatchRow).decidedBy).toBe('person');
+
+    const toSkip = view.results.find(
+      (row) => row.status === 'accepted' && row.position !== withAlternatives.position,
+    ) as MatchRow;
+    const skipped = await client.send('PATCH', `/api/match/${view.matchSetId}/rows/${toSkip.position}`, {
+      action: 'skip',
+    });
+    expect((skipped.body as MatchRow).status).toBe('skipped');
+
+    const search = await client.get(
+      `/api/match/${view.matchSetId}/rows/0/search?q=${encodeURIComponent(view.results[0]?.sourceTrack.name ?? '')}`,
+    );
+    expect(search.status).toBe(200);
+    expect((search.body as unknown[]).length).toBeGreaterThan(0);
+
+    const bad = await client.send('PATCH', `/api/match/${view.matchSetId}/rows/0`, {
+      action: 'choose',
+      trackId: 'nope',
+    });
+    expect(bad.status).toBe(400);
+    expect(message(bad.body)).toBe('That track is not one of the candidates for this song.');
+
+    const transfer = await finishTransfer({
+      sourceService: 'spotify',
+      destinationService: 'apple',
+      playlistId: roadTrip.id,
+      includeUnmatched: false,
+      matchSetId: view.matchSetId,
+      createPlaylist: true,
+    });
+    expect(transfer.status, transfer.error ?? '').toBe('succeeded');
+    expect(transfer.name).toBe('Road Trip');
+    expect(transfer.totalTracks).toBe(roadTrip.trackCount);
+    expect(transfer.matchedTracks + transfer.unmatchedTracks).toBe(transfer.totalTracks);
+    expect(transfer.overallConfidence).toBeGreaterThanOrEqual(70);
+
+    // Read the destination back: the person's choices, in source order, nothing twice.
+    const finalRows = ((await client.get(`/api/match/${view.matchSetId}`)).body as MatchSetView).results;
+    const expected = finalRows.flatMap((row) =>
+      row.destinationTrack && row.status !== 'skipped' ? [row.destinationTrack.id] : [],
+    );
+    const apple = await server.deps.providers.forUser(userId, 'apple');
+    const destination = await apple.getPlaylist(transfer.playlistId);
+    const ids = destination.entries.map((entry) =>
+      entry.kind === 'track' ? entry.track.id : `skipped:${entry.reason}`,
+    );
+    expect(ids).toEqual(expected);
+    expect(ids).toContain(alternative.track.id);
+    expect(transfer.matchedTracks).toBe(expected.length);
+
+    // The CSV lists every source track with what happened to it.
+    const csv = await client.get(`/api/export/csv/${transfer.transferId}`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-disposition')).toBe('attachment; filename="playlist_transfer.csv"');
+    const lines = csv.text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe(
+      'Track Name,Artist,Album,Duration,Destination Track,Destination Artist,Confidence,Status,Reason',
+    );
+    expect(lines).toHaveLength(roadTrip.trackCount + 1);
+    expect(csv.text).toContain('skipped');
+  });
+
+  it('stops a free account at its second transfer of the month with a way forward', async () => {
+    const again = await client.post('/api/transfer', {
+      sourceService: 'spotify',
+      destinationService: 'apple',
+      playlistId: roadTrip.id,
+      includeUnmatched: false,
+    });
+    expect(again.status).toBe(402);
+    expect(message(again.body)).toMatch(
+      /^The Free plan includes 1 transfer a month; yours resets in \d+ days? \(\d{4}-\d{2}-\d{2}\)\. Upgrade to Pro for unlimited transfers: see \/pricing\.$/,
+    );
+    const usage = await client.get('/api/usage');
+    expect(usage.body).toMatchObject({ plan: 'free', transfersUsed: 1, transfersAllowed: 1 });
+  });
+
+  it('answers the CSV download with a clear 404 before any transfer of that playlist', async () => {
+    const none = await client.get('/api/export/csv/some-other-playlist');
+    expect(none.status).toBe(404);
+    expect(message(none.body)).toBe('No transfer completed to download');
+  });
+
+  it('disconnects for real', async () => {
+    expect((await client.post('/api/auth/apple/disconnect')).status).toBe(204);
+    expect((await client.get('/api/auth/status')).body).toMatchObject({
+      appleConnected: false,
+      spotifyConnected: true,
+    });
+  });
+});

@@ -1,0 +1,134 @@
+import { and, desc, eq, or } from 'drizzle-orm';
+import type { SessionUser } from '../../shared/api/auth';
+import type { TransferRequest, TransferResult } from '../../shared/api/transfer';
+import type { AppDeps } from '../app-context';
+import { jobs, transfers } from '../db/schema';
+import { badRequest, notFound } from '../http/errors';
+import { enqueueJob } from '../jobs/job-queue';
+import { assertCanTransfer } from '../plans/plan-limits';
+import { latestReadySet, requireOwnedMatchSet } from './match-service';
+import { TRANSFER_JOB } from './transfer-job';
+
+type TransferRecord = typeof transfers.$inferSelect;
+
+export function toTransferResult(record: TransferRecord): TransferResult {
+  return {
+    transferId: record.id,
+    playlistId: record.destinationPlaylistId ?? '',
+    name: record.name,
+    totalTracks: record.totalTracks,
+    matchedTracks: record.matchedTracks,
+    unmatchedTracks: record.unmatchedTracks,
+    addedTracks: record.addedTracks,
+    destinationUrl: record.destinationUrl ?? '',
+    overallConfidence: record.overallConfidence,
+    status: record.status,
+    error: record.error,
+    jobId: record.jobId,
+    sourceService: record.sourceService,
+    destinationService: record.destinationService,
+    createdAt: record.createdAt.toISOString(),
+    completedAt: record.completedAt?.toISOString() ?? null,
+  };
+}
+
+export async function startTransfer(deps: AppDeps, user: SessionUser, request: TransferRequest) {
+  const set = request.matchSetId
+    ? await requireOwnedMatchSet(deps, user.id, request.matchSetId)
+    : await latestReadySet(deps, user.id, request);
+  if (set?.status !== 'ready' || set.sourcePlaylistId !== request.playlistId) {
+    throw badRequest('Please complete track matching first');
+  }
+  await assertCanTransfer(deps.db, user.id, user.plan);
+  const [record] = await deps.db
+    .insert(transfers)
+    .values({
+      userId: user.id,
+      matchSetId: set.id,
+      sourceService: request.sourceService,
+      destinationService: request.destinationService,
+      sourcePlaylistId: request.playlistId,
+      name: set.sourcePlaylistName,
+      includeUnmatched: request.includeUnmatched,
+    })
+    .returning();
+  if (!record) throw new Error('transfer insert returned no row');
+  const job = await enqueueJob(deps.db, {
+    kind: TRANSFER_JOB,
+    userId: user.id,
+    payload: { transferId: record.id },
+  });
+  const [withJob] = await deps.db
+    .update(transfers)
+    .set({ jobId: job.id })
+    .where(eq(transfers.id, record.id))
+    .returning();
+  deps.jobs.poke();
+  return toTransferResult(withJob ?? record);
+}
+
+export async function getTransfer(deps: AppDeps, userId: string, transferId: string) {
+  const [record] = /^[0-9a-f-]{36}$/.test(transferId)
+    ? await deps.db
+        .select()
+        .from(transfers)
+        .where(and(eq(transfers.id, transferId), eq(transfers.userId, userId)))
+    : [];
+  if (!record) throw notFound('That transfer does not exist.');
+  return record;
+}
+
+export async function listTransfers(deps: AppDeps, userId: string) {
+  const records = await deps.db
+    .select()
+    .from(transfers)
+    .where(eq(transfers.userId, userId))
+    .orderBy(desc(transfers.createdAt))
+    .limit(200);
+  return records.map(toTransferResult);
+}
+
+/** The newest finished transfer of a source playlist (or the transfer itself when given its id). */
+export async function findTransferForExport(deps: AppDeps, userId: string, idOrPlaylistId: string) {
+  const byId = /^[0-9a-f-]{36}$/.test(idOrPlaylistId) ? eq(transfers.id, idOrPlaylistId) : undefined;
+  const [record] = await deps.db
+    .select()
+    .from(transfers)
+    .where(
+      and(
+        eq(transfers.userId, userId),
+        eq(transfers.status, 'succeeded'),
+        byId
+          ? or(byId, eq(transfers.sourcePlaylistId, idOrPlaylistId))
+          : eq(transfers.sourcePlaylistId, idOrPlaylistId),
+      ),
+    )
+    .orderBy(desc(transfers.createdAt))
+    .limit(1);
+  if (!record) throw notFound('No transfer completed to download');
+  return record;
+}
+
+/** A failed transfer goes on from where it stopped: the same job, with its checkpoint, runs again. */
+export async function retryTransfer(deps: AppDeps, userId: string, transferId: string) {
+  const record = await getTransfer(deps, userId, transferId);
+  if (record.status !== 'failed' || !record.jobId) throw badRequest('Only a failed transfer can be retried.');
+  await deps.db
+    .update(jobs)
+    .set({
+      status: 'queued',
+      attempts: 0,
+      runAfter: new Date(),
+      error: null,
+      finishedAt: null,
+      updatedAt: new Date(),
+    })
+    .where(eq(jobs.id, record.jobId));
+  const [updated] = await deps.db
+    .update(transfers)
+    .set({ status: 'queued', error: null })
+    .where(eq(transfers.id, transferId))
+    .returning();
+  deps.jobs.poke();
+  return toTransferResult(updated ?? record);
+}
