@@ -10,6 +10,8 @@ export interface SandboxOptions {
   /** State files go to `<dataDir>/sandbox/`; without it the emulators keep their state in memory. */
   dataDir?: string;
   rateLimit?: { budget: number; windowMs: number } | null;
+  /** Added to every emulator answer, like a real network round trip (used to slow transfers in tests). */
+  latencyMs?: number;
   spotifyMode?: 'development' | 'extended';
   appleDeveloperKeys: { teamId: string; keyId: string; publicKey: JWK }[];
 }
@@ -42,6 +44,13 @@ export function createSandbox(options: SandboxOptions): Hono {
   });
 
   const app = new Hono();
+  const latencyMs = options.latencyMs ?? 0;
+  if (latencyMs > 0) {
+    app.use('/sandbox/*', async (_c, next) => {
+      await new Promise((resolve) => setTimeout(resolve, latencyMs));
+      await next();
+    });
+  }
   app.route(SANDBOX_PATHS.spotifyAccounts, spotify.accounts);
   app.route(SANDBOX_PATHS.spotifyApi, spotify.api);
   app.route(SANDBOX_PATHS.apple, apple.app);

@@ -60,6 +60,8 @@ export const settingsSchema = z.object({
   SANDBOX_CATALOG: optionalText,
   /** Calls per rolling 30 s the sandbox emulators allow before answering 429; 0 turns the limit off. */
   SANDBOX_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
+  /** Milliseconds added to every emulator answer, to feel (or test) a slow network. */
+  SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
 
   ANTHROPIC_API_KEY: optionalText,
   ANTHROPIC_BASE_URL: optionalText.pipe(z.url().optional()),

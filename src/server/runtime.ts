@@ -54,6 +54,7 @@ export async function createRuntime(
             ? { budget: config.SANDBOX_RATE_LIMIT, windowMs: SANDBOX_WINDOW_MS }
             : null,
         spotifyMode: config.SPOTIFY_MODE,
+        latencyMs: config.SANDBOX_LATENCY_MS,
         appleDeveloperKeys: [
           {
             teamId: sandboxAppleKey.teamId,

@@ -84,7 +84,7 @@ export interface TestResponse<T = unknown> {
 
 export class TestClient {
   readonly cookies = new Map<string, string>();
-  constructor(readonly baseUrl: string) {}
+  constructor(public baseUrl: string) {}
 
   get(path: string) {
     return this.send('GET', path);

@@ -1,0 +1,130 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FetchPlaylistTracksResponse, PlaylistSummary } from '../../shared/api/playlists';
+import type { MatchSetView, TransferResult } from '../../shared/api/transfer';
+import { connectService } from '../testing/connect-service';
+import { type ServerProcess, startServerProcess } from '../testing/server-process';
+import { createTestDatabase, usesRealPostgres } from '../testing/test-database';
+import { TestClient } from '../testing/test-server';
+
+/**
+ * Kills the server with SIGKILL in the middle of a 1,220-track transfer, starts it again, and reads the
+ * destination playlist back: every chosen track is there exactly once, in source order.
+ */
+let dataDir: string;
+let databaseEnv: Record<string, string> = {};
+let closeDatabase: (() => Promise<void>) | undefined;
+let running: ServerProcess | undefined;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'crossfade-crash-'));
+  if (usesRealPostgres()) {
+    const database = await createTestDatabase();
+    databaseEnv = { DATABASE_URL: database.url ?? '' };
+    // The child processes own the database; keep only the drop for the end.
+    closeDatabase = () => database.close();
+  }
+});
+afterAll(async () => {
+  await running?.crash();
+  await closeDatabase?.();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const start = async (extra: Record<string, string> = {}) => {
+  running = await startServerProcess({
+    DATA_DIR: dataDir,
+    SANDBOX_RATE_LIMIT: '0',
+    ...databaseEnv,
+    ...extra,
+  });
+  return running;
+};
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline)
+      throw new Error(`gave up waiting; last value ${JSON.stringify(value).slice(0, 300)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('a transfer survives a crash', () => {
+  it('resumes after SIGKILL with no duplicate and no lost track', async () => {
+    // 1. Sign up, connect both services and match the big playlist.
+    let server = await start();
+    const client = new TestClient(server.url);
+    await client.post('/api/auth/register', {
+      username: 'crashy',
+      email: 'crashy@example.com',
+      password: 'secret-words',
+    });
+    await connectService(client, 'spotify');
+    await connectService(client, 'apple');
+    const playlists = (await client.get('/api/playlists/spotify')).body as PlaylistSummary[];
+    const big = playlists.find((playlist) => playlist.name === 'Everything I Love') as PlaylistSummary;
+    expect(big.trackCount).toBeGreaterThan(1000);
+    const started = (
+      await client.post('/api/match', {
+        sourceService: 'spotify',
+        destinationService: 'apple',
+        playlistId: big.id,
+      })
+    ).body as MatchSetView;
+    const matched = await until(
+      async () => (await client.get(`/api/match/${started.matchSetId}`)).body as MatchSetView,
+      (view) => view.status !== 'matching',
+      240_000,
+    );
+    expect(matched.status).toBe('ready');
+    const expected = matched.results.flatMap((row) =>
+      row.destinationTrack && row.status !== 'skipped' ? [row.destinationTrack.id] : [],
+    );
+    expect(expected.length).toBeGreaterThan(1000);
+    await server.stop();
+
+    // 2. Transfer over a slow network, and kill the server once a few batches are in.
+    server = await start({ SANDBOX_LATENCY_MS: '120' });
+    client.baseUrl = server.url;
+    const transfer = (
+      await client.post('/api/transfer', {
+        sourceService: 'spotify',
+        destinationService: 'apple',
+        playlistId: big.id,
+        includeUnmatched: false,
+        matchSetId: matched.matchSetId,
+      })
+    ).body as TransferResult;
+    const midway = await until(
+      async () => (await client.get(`/api/transfers/${transfer.transferId}`)).body as TransferResult,
+      (current) => current.addedTracks >= 200 || current.status === 'succeeded',
+      120_000,
+    );
+    expect(midway.status).not.toBe('succeeded');
+    await server.crash();
+
+    // 3. Start again: the job's lease runs out and the transfer goes on from its checkpoint.
+    server = await start();
+    client.baseUrl = server.url;
+    const finished = await until(
+      async () => (await client.get(`/api/transfers/${transfer.transferId}`)).body as TransferResult,
+      (current) => current.status === 'succeeded' || current.status === 'failed',
+      180_000,
+    );
+    expect(finished.status, finished.error ?? '').toBe('succeeded');
+    expect(finished.addedTracks).toBe(expected.length);
+
+    // 4. Read the destination back through Crossfade's own reader of Apple library playlists.
+    const readBack = await client.post('/api/fetch-playlist-tracks', {
+      playlistUrl: `https://music.apple.com/library/playlist/${finished.playlistId}`,
+    });
+    expect(readBack.status).toBe(200);
+    const ids = (readBack.body as FetchPlaylistTracksResponse).tracks.map((track) => track.id);
+    expect(ids).toEqual(expected);
+  }, 600_000);
+});
