@@ -58,8 +58,10 @@ export const settingsSchema = z.object({
 
   /** Catalog file for the sandbox emulators (CSV or JSON Lines); the built-in generator otherwise. */
   SANDBOX_CATALOG: optionalText,
-  /** Calls per rolling 30 s the sandbox emulators allow before answering 429; 0 turns the limit off. */
+  /** Calls per rolling window the sandbox emulators allow before answering 429; 0 turns the limit off. */
   SANDBOX_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
+  /** Length of the emulators' rolling rate-limit window (Spotify's is 30 s). */
+  SANDBOX_RATE_WINDOW_SECONDS: z.coerce.number().positive().max(3600).default(30),
   /** Milliseconds added to every emulator answer, to feel (or test) a slow network. */
   SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
 

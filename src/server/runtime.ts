@@ -21,9 +21,6 @@ export interface Runtime {
   jobRunner: JobRunner | null;
 }
 
-/** Rolling window of the emulators' rate limiter (Spotify's is 30 s). */
-const SANDBOX_WINDOW_MS = 30_000;
-
 /**
  * Wires settings, database and providers into the dependencies every route gets. In sandbox mode it also
  * builds the emulators; the server then calls them over loopback like any remote service.
@@ -51,7 +48,7 @@ export async function createRuntime(
         ...(options.sandboxStateInMemory ? {} : { dataDir: config.DATA_DIR }),
         rateLimit:
           config.SANDBOX_RATE_LIMIT > 0
-            ? { budget: config.SANDBOX_RATE_LIMIT, windowMs: SANDBOX_WINDOW_MS }
+            ? { budget: config.SANDBOX_RATE_LIMIT, windowMs: config.SANDBOX_RATE_WINDOW_SECONDS * 1000 }
             : null,
         spotifyMode: config.SPOTIFY_MODE,
         latencyMs: config.SANDBOX_LATENCY_MS,
