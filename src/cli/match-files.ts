@@ -5,13 +5,16 @@ import { serve } from '@hono/node-server';
 import { z } from 'zod';
 import { loadCatalogFile } from '../sandbox/catalog/load-file';
 import { createSandbox } from '../sandbox/index';
+import { DEMO_USER } from '../sandbox/spotify/state';
 import { MemoryMatchCache } from '../server/matching/cache';
 import { matchTracks } from '../server/matching/pipeline';
 import { AppleMusicProvider } from '../server/providers/apple/client';
-import { createDeveloperTokenSigner, generateSandboxAppleKeys } from '../server/providers/apple/developer-token';
+import {
+  createDeveloperTokenSigner,
+  generateSandboxAppleKeys,
+} from '../server/providers/apple/developer-token';
 import { SpotifyProvider } from '../server/providers/spotify/client';
 import { createSpotifyAuthorization, exchangeSpotifyCode } from '../server/providers/spotify/oauth';
-import { DEMO_USER } from '../sandbox/spotify/state';
 import type { MusicProvider, NormalizedTrack } from '../server/providers/types';
 import { CommandError } from './plan-command';
 
@@ -46,13 +49,17 @@ function parseArgs(args: string[]) {
   const to = options.get('to');
   const source = options.get('source');
   const catalog = options.get('catalog');
-  if ((to !== 'apple' && to !== 'spotify') || !source || !catalog) throw new CommandError(`Usage: ${MATCH_FILES_USAGE}`);
+  if ((to !== 'apple' && to !== 'spotify') || !source || !catalog)
+    throw new CommandError(`Usage: ${MATCH_FILES_USAGE}`);
   return { to, source, catalog } as const;
 }
 
 async function readSources(path: string): Promise<NormalizedTrack[]> {
   const tracks: NormalizedTrack[] = [];
-  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
+  const lines = createInterface({
+    input: createReadStream(path, 'utf8'),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
   let number = 0;
   try {
     for await (const line of lines) {
@@ -67,7 +74,9 @@ async function readSources(path: string): Promise<NormalizedTrack[]> {
       const parsed = sourceLineSchema.safeParse(json);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        throw new CommandError(`${path} line ${number}: ${issue?.path.join('.') || 'line'} ${issue?.message ?? 'is invalid'}`);
+        throw new CommandError(
+          `${path} line ${number}: ${issue?.path.join('.') || 'line'} ${issue?.message ?? 'is invalid'}`,
+        );
       }
       const line_ = parsed.data;
       tracks.push({
@@ -92,12 +101,20 @@ async function readSources(path: string): Promise<NormalizedTrack[]> {
 async function sandboxSpotifyToken(origin: string): Promise<string> {
   const accountsBaseUrl = `${origin}/sandbox/spotify/accounts`;
   const redirectUri = `${origin}/callback`;
-  const request = await createSpotifyAuthorization({ accountsBaseUrl, clientId: 'crossfade-sandbox', redirectUri });
+  const request = await createSpotifyAuthorization({
+    accountsBaseUrl,
+    clientId: 'crossfade-sandbox',
+    redirectUri,
+  });
   const authorize = new URL(request.url);
   const form = new URLSearchParams(authorize.searchParams);
   form.set('account', DEMO_USER.id);
   form.set('decision', 'agree');
-  const consent = await fetch(`${accountsBaseUrl}/authorize`, { method: 'POST', body: form, redirect: 'manual' });
+  const consent = await fetch(`${accountsBaseUrl}/authorize`, {
+    method: 'POST',
+    body: form,
+    redirect: 'manual',
+  });
   const location = consent.headers.get('location');
   if (!location) throw new Error('the Spotify emulator did not hand out a code');
   const tokens = await exchangeSpotifyCode({
@@ -143,7 +160,11 @@ export async function runMatchFiles(args: string[]): Promise<number> {
         tokens: { getAccessToken: async () => token, refresh: async () => token },
       });
     }
-    const matches = await matchTracks(sources, provider, { region: 'us', cache: new MemoryMatchCache(), concurrency: 8 });
+    const matches = await matchTracks(sources, provider, {
+      region: 'us',
+      cache: new MemoryMatchCache(),
+      concurrency: 8,
+    });
 
     let matched = 0;
     const out: string[] = [];
@@ -151,13 +172,17 @@ export async function runMatchFiles(args: string[]): Promise<number> {
       // What a transfer would add: accepted and review-band matches (the same version, fuzzier metadata).
       const destinationId = match.status === 'unmatched' ? null : (match.best?.track.id ?? null);
       if (destinationId) matched++;
-      out.push(JSON.stringify({ sourceId: match.sourceId, destinationId, confidence: Math.round(match.confidence) }));
+      out.push(
+        JSON.stringify({ sourceId: match.sourceId, destinationId, confidence: Math.round(match.confidence) }),
+      );
       if (out.length >= 1000) process.stdout.write(`${out.splice(0).join('\n')}\n`);
     }
     if (out.length > 0) process.stdout.write(`${out.join('\n')}\n`);
 
     const seconds = (performance.now() - started) / 1000;
-    const calls = [...provider.http.callCounts].map(([endpoint, count]) => `${endpoint} ×${count}`).join(', ');
+    const calls = [...provider.http.callCounts]
+      .map(([endpoint, count]) => `${endpoint} ×${count}`)
+      .join(', ');
     process.stderr.write(
       `match-files: ${sources.length} sources against ${catalog.tracks.length} catalog tracks on ${options.to}: ` +
         `${matched} matched, ${sources.length - matched} unmatched in ${seconds.toFixed(1)} s\n` +

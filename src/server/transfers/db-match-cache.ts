@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { ServiceId } from '../../shared/services';
 import type { Database } from '../db/client';
 import { matchCache } from '../db/schema';
@@ -6,41 +6,79 @@ import type { CachedLookup, MatchCache } from '../matching/cache';
 
 /** Catalogs change: an answer older than this is asked again. */
 const MAX_AGE_MS = 14 * 24 * 60 * 60_000;
+const WRITE_BATCH = 500;
 
 /**
  * The matching engine's lookup cache in the database, per service and region and shared by everyone:
  * catalog answers are not personal, so the second person moving a popular song costs no API call.
+ *
+ * One query per lookup would cost more than the lookups save on a 10,000-track playlist, so a match job
+ * prefetches the keys it is about to need in one query and writes its answers in batches (`flush`).
  */
 export class DatabaseMatchCache implements MatchCache {
+  private readonly known = new Map<string, CachedLookup | null>();
+  private pending = new Map<string, CachedLookup>();
+
   constructor(
     private readonly db: Database,
     private readonly service: ServiceId,
     private readonly region: string,
   ) {}
 
+  private scope() {
+    return and(eq(matchCache.service, this.service), eq(matchCache.region, this.region));
+  }
+
+  /** Loads these keys in one query; afterwards `get` answers them (hit or miss) from memory. */
+  async prefetch(keys: string[]): Promise<void> {
+    const wanted = [...new Set(keys)].filter((key) => !this.known.has(key));
+    for (let start = 0; start < wanted.length; start += WRITE_BATCH) {
+      const slice = wanted.slice(start, start + WRITE_BATCH);
+      const rows = await this.db
+        .select({ key: matchCache.lookupKey, value: matchCache.value, createdAt: matchCache.createdAt })
+        .from(matchCache)
+        .where(and(this.scope(), inArray(matchCache.lookupKey, slice)));
+      for (const key of slice) this.known.set(key, null);
+      for (const row of rows) {
+        if (Date.now() - row.createdAt.getTime() <= MAX_AGE_MS)
+          this.known.set(row.key, row.value as CachedLookup);
+      }
+    }
+  }
+
   async get(key: string): Promise<CachedLookup | undefined> {
-    const [row] = await this.db
-      .select({ value: matchCache.value, createdAt: matchCache.createdAt })
-      .from(matchCache)
-      .where(
-        and(
-          eq(matchCache.service, this.service),
-          eq(matchCache.region, this.region),
-          eq(matchCache.lookupKey, key),
-        ),
-      );
-    if (!row || Date.now() - row.createdAt.getTime() > MAX_AGE_MS) return undefined;
-    return row.value as CachedLookup;
+    if (this.known.has(key)) return this.known.get(key) ?? undefined;
+    await this.prefetch([key]);
+    return this.known.get(key) ?? undefined;
   }
 
   async set(key: string, value: CachedLookup): Promise<void> {
-    const row = { service: this.service, region: this.region, lookupKey: key, value, createdAt: new Date() };
-    await this.db
-      .insert(matchCache)
-      .values(row)
-      .onConflictDoUpdate({
-        target: [matchCache.service, matchCache.region, matchCache.lookupKey],
-        set: row,
-      });
+    this.known.set(key, value);
+    this.pending.set(key, value);
+    if (this.pending.size >= WRITE_BATCH) await this.flush();
+  }
+
+  /** Writes the answers gathered since the last flush. */
+  async flush(): Promise<void> {
+    const entries = [...this.pending];
+    this.pending = new Map();
+    for (let start = 0; start < entries.length; start += WRITE_BATCH) {
+      const rows = entries.slice(start, start + WRITE_BATCH).map(([lookupKey, value]) => ({
+        service: this.service,
+        region: this.region,
+        lookupKey,
+        value,
+        createdAt: new Date(),
+      }));
+      await this.db
+        .insert(matchCache)
+        .values(rows)
+        .onConflictDoUpdate({
+          target: [matchCache.service, matchCache.region, matchCache.lookupKey],
+          set: { value: sqlExcluded('value'), createdAt: new Date() },
+        });
+    }
   }
 }
+
+const sqlExcluded = (column: string) => sql.raw(`excluded.${column}`);

@@ -4,6 +4,8 @@ import type { AppDeps } from '../app-context';
 import { matchRows, matchSets } from '../db/schema';
 import type { JobContext, JobHandler } from '../jobs/job-runner';
 import { PermanentJobError } from '../jobs/job-runner';
+import { lookupCacheKey } from '../matching/cache';
+import { normalizeIsrc } from '../matching/isrc';
 import { matchTracks } from '../matching/pipeline';
 import { loadSourcePlaylist } from '../playlists/source-playlists';
 import type { PlaylistEntry } from '../providers/types';
@@ -73,6 +75,7 @@ export function createMatchJobHandler(deps: AppDeps): JobHandler {
           }),
           ...chunk.flatMap((entry) => (entry.kind === 'skipped' ? [rowFromSkippedEntry(set.id, entry)] : [])),
         ];
+        await cache.flush();
         if (rows.length > 0) await deps.db.insert(matchRows).values(rows).onConflictDoNothing();
         doneSoFar = Math.min(total, start + CHUNK);
         await context.checkpoint({ storedUpTo: doneSoFar } satisfies MatchJobState, {

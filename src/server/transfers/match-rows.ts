@@ -28,7 +28,7 @@ const storedCandidate = (candidate: ScoredCandidate): StoredCandidate => ({
   track: candidate.track,
   confidence: candidate.confidence,
   reasons: candidate.reasons,
-  versionLabels: candidate.versionLabels,
+  versionLabels: [...candidate.versionLabels],
   sameVersion: candidate.sameVersion,
 });
 
@@ -88,7 +88,7 @@ export function toMatchRow(record: MatchRowRecord): MatchRow {
         track: toTrackDto(candidate.track),
         confidence: candidate.confidence,
         reasons: candidate.reasons,
-        versionLabels: candidate.versionLabels,
+        versionLabels: [...candidate.versionLabels],
         sameVersion: candidate.sameVersion,
       }),
     ),

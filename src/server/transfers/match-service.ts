@@ -157,7 +157,7 @@ export async function applyMatchChoice(
         track,
         confidence: scored.confidence,
         reasons: ['Chosen by you', ...scored.reasons],
-        versionLabels: scored.versionLabels,
+        versionLabels: [...scored.versionLabels],
         sameVersion: scored.sameVersion,
       };
       update = {
@@ -210,7 +210,7 @@ export async function searchForRow(
       track,
       confidence: scored.confidence,
       reasons: scored.reasons,
-      versionLabels: scored.versionLabels,
+      versionLabels: [...scored.versionLabels],
       sameVersion: scored.sameVersion,
     }));
 }

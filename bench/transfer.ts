@@ -1,0 +1,181 @@
+/**
+ * `npm run bench:transfer`: moves a 10,000-track playlist in each direction through the real pipeline
+ * (match job, transfer job, real clients over HTTP) against the emulators with rate limiting on, and
+ * prints elapsed time, API calls by endpoint, the lower bound (the fewest calls the job needs, at the
+ * allowed rate) and the ratios to it.
+ *
+ * Settings: BENCH_TRACKS (10000), BENCH_RATE_LIMIT calls per BENCH_RATE_WINDOW_SECONDS (3000 per 30).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getRequestListener } from '@hono/node-server';
+import { eq } from 'drizzle-orm';
+import { Hono } from 'hono';
+import { generateCatalog } from '../src/sandbox/catalog/generator';
+import type { Catalog } from '../src/sandbox/catalog/types';
+import { createApp } from '../src/server/app';
+import { loadConfig } from '../src/server/config';
+import { openDatabase } from '../src/server/db/client';
+import { users } from '../src/server/db/schema';
+import { createLogger } from '../src/server/logger';
+import { createRuntime } from '../src/server/runtime';
+import { connectService } from '../src/server/testing/connect-service';
+import { TestClient } from '../src/server/testing/test-server';
+import type { MatchSetView, TransferResult } from '../src/shared/api/transfer';
+import type { ServiceId } from '../src/shared/services';
+
+const TRACKS = Number(process.env.BENCH_TRACKS ?? 10_000);
+const BUDGET = Number(process.env.BENCH_RATE_LIMIT ?? 3000);
+const WINDOW_S = Number(process.env.BENCH_RATE_WINDOW_SECONDS ?? 30);
+
+const counts = new Map<string, number>();
+let counting = false;
+const endpointOf = (method: string, path: string) =>
+  `${method} ${path.replace(/\/(?:[A-Za-z0-9]{22}|[pil]\.[A-Za-z0-9-]+|\d{5,})(?=\/|$)/g, '/{id}')}`;
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function main() {
+  const catalog: Catalog = generateCatalog({ trackCount: Math.max(24_000, Math.round(TRACKS * 1.6)) });
+  const dataDir = mkdtempSync(join(tmpdir(), 'crossfade-bench-'));
+  const database = await openDatabase({ memory: true });
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    PUBLIC_URL: url,
+    SANDBOX_RATE_LIMIT: String(BUDGET),
+    SANDBOX_RATE_WINDOW_SECONDS: String(WINDOW_S),
+    JOB_WORKERS: '2',
+  });
+  const { deps, mounts, jobRunner } = await createRuntime(config, database.db, createLogger('silent'), {
+    catalog,
+    encryptionKey: Buffer.alloc(32, 1),
+  });
+  // Count every call that reaches the emulators while a measurement runs.
+  const counter = new Hono();
+  counter.use('/sandbox/*', async (c, next) => {
+    if (counting) {
+      const key = endpointOf(c.req.method, c.req.path);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    await next();
+  });
+  for (const mount of mounts) counter.route('/', mount.app);
+  server.on('request', getRequestListener(createApp(deps, { mounts: [{ path: '/', app: counter }] }).fetch));
+  deps.providers.internalOrigin = url;
+  jobRunner?.start();
+
+  const client = new TestClient(url);
+  const registered = await client.post('/api/auth/register', {
+    username: 'bench',
+    email: 'bench@example.com',
+    password: 'bench-password',
+  });
+  const userId = (registered.body as { user: { id: string } }).user.id;
+  await database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, userId));
+  await connectService(client, 'spotify');
+  await connectService(client, 'apple');
+
+  console.log(
+    `bench:transfer: ${TRACKS} tracks each way, rate limit ${BUDGET} calls per ${WINDOW_S} s, catalog ${catalog.tracks.length} tracks`,
+  );
+  for (const [from, to] of [
+    ['spotify', 'apple'],
+    ['apple', 'spotify'],
+  ] as const) {
+    await runDirection(client, userId, catalog, from, to, deps);
+  }
+  await jobRunner?.stop();
+  server.close();
+  await database.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+async function runDirection(
+  client: TestClient,
+  userId: string,
+  catalog: Catalog,
+  from: ServiceId,
+  to: ServiceId,
+  deps: Awaited<ReturnType<typeof createRuntime>>['deps'],
+) {
+  // Set-up (not measured): a 10,000-track playlist on the source service, from the catalog it carries.
+  const onSource = catalog.tracks.filter((track) => track[from] !== null).slice(0, TRACKS);
+  const source = await deps.providers.forUser(userId, from);
+  const playlist = await source.createPlaylist(`Bench ${from} to ${to}`);
+  await source.addTracks(
+    playlist.id,
+    onSource.map((track) =>
+      from === 'spotify' ? `spotify:track:${track.spotify?.id}` : String(track.apple?.id),
+    ),
+  );
+  const present = onSource.filter((track) => track[to] !== null).length;
+  // Let the rolling window empty, so the measurement starts with the full budget.
+  await new Promise((resolve) => setTimeout(resolve, (WINDOW_S + 1) * 1000));
+
+  counts.clear();
+  counting = true;
+  const started = performance.now();
+  const match = (
+    await client.post('/api/match', { sourceService: from, destinationService: to, playlistId: playlist.id })
+  ).body as MatchSetView;
+  const matched = await until(
+    async () => (await client.get(`/api/match/${match.matchSetId}`)).body as MatchSetView,
+    (view) => view.status !== 'matching',
+  );
+  const transfer = (
+    await client.post('/api/transfer', {
+      sourceService: from,
+      destinationService: to,
+      playlistId: playlist.id,
+      includeUnmatched: false,
+      matchSetId: matched.matchSetId,
+    })
+  ).body as TransferResult;
+  const finished = await until(
+    async () => (await client.get(`/api/transfers/${transfer.transferId}`)).body as TransferResult,
+    (current) => current.status === 'succeeded' || current.status === 'failed',
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  counting = false;
+
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  const n = onSource.length;
+  const added = finished.addedTracks;
+  const misses = n - present;
+  // Fewest calls: read the source, one ISRC lookup per batch the service allows, one search to learn
+  // that a track is absent, one create, and the adds at the service's batch limit.
+  const reads = from === 'spotify' ? 1 + Math.ceil(n / 50) : 1 + Math.ceil(n / 100);
+  const isrcCalls = to === 'apple' ? Math.ceil(n / 25) : n;
+  const minimum = reads + isrcCalls + misses + 1 + Math.ceil(added / 100);
+  const rate = BUDGET / WINDOW_S;
+  const lowerBound = Math.max(0, minimum - BUDGET) / rate;
+  console.log(
+    `\n${from} → ${to}: ${finished.status}, ${added} of ${n} tracks added (${present} exist on ${to})`,
+  );
+  console.log(
+    `  elapsed ${elapsed.toFixed(1)} s; lower bound ${lowerBound.toFixed(1)} s; ratio ${(elapsed / Math.max(lowerBound, 0.001)).toFixed(3)}`,
+  );
+  console.log(`  API calls ${total}; minimum ${minimum}; ratio ${(total / minimum).toFixed(3)}`);
+  for (const [endpoint, count] of [...counts].sort((a, b) => b[1] - a[1]))
+    console.log(`    ${String(count).padStart(6)}  ${endpoint}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
