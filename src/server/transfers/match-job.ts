@@ -54,6 +54,12 @@ export function createMatchJobHandler(deps: AppDeps): JobHandler {
         const tracks = chunk.filter(
           (entry): entry is Extract<PlaylistEntry, { kind: 'track' }> => entry.kind === 'track',
         );
+        await cache.prefetch(
+          tracks.flatMap((entry) => {
+            const isrc = normalizeIsrc(entry.track.isrc);
+            return isrc ? [lookupCacheKey(set.destinationService, region, { kind: 'isrc', isrc })] : [];
+          }),
+        );
         const matches = await matchTracks(
           tracks.map((entry) => entry.track),
           destination,
