@@ -1,0 +1,216 @@
+/**
+ * The pipeline's own logic (batching, early stop, dedupe, cache, tie-breaker) against a minimal fake of the
+ * destination service. The fake stands in for the external boundary only: everything under test is real.
+ * `pipeline.contract.ts` holds the suite that runs against real provider clients.
+ */
+import { describe, expect, it } from 'vitest';
+import type { MusicProvider, NormalizedTrack, TrackQuery } from '../providers/types';
+import { MemoryMatchCache } from './cache';
+import { matchTracks, type TieBreaker } from './pipeline';
+import { queryKey } from './strategies';
+
+class FakeDestination implements MusicProvider {
+  readonly service = 'apple' as const;
+  readonly addBatchSize = 100;
+  readonly appendOnly = true;
+  readonly isrcCalls: string[][] = [];
+  readonly searches: { query: TrackQuery; region: string | undefined }[] = [];
+
+  constructor(
+    private readonly catalog: NormalizedTrack[],
+    readonly isrcBatchSize = 25,
+    /** Which queries find anything: by default every query whose words all appear in the track. */
+    private readonly answers?: (query: TrackQuery) => NormalizedTrack[],
+  ) {}
+
+  async lookupIsrcs(isrcs: string[]): Promise<Map<string, NormalizedTrack[]>> {
+    this.isrcCalls.push([...isrcs]);
+    return new Map(isrcs.map((isrc) => [isrc, this.catalog.filter((t) => t.isrc === isrc)]));
+  }
+
+  async searchTracks(
+    query: TrackQuery,
+    options?: { limit?: number; region?: string },
+  ): Promise<NormalizedTrack[]> {
+    this.searches.push({ query, region: options?.region });
+    if (this.answers) return this.answers(query);
+    const words = Object.values(query).join(' ').toLowerCase().split(/\s+/).filter(Boolean);
+    return this.catalog.filter((t) => {
+      const text = `${t.name} ${t.artists.join(' ')} ${t.album}`.toLowerCase();
+      return words.every((w) => text.includes(w));
+    });
+  }
+
+  private unused(): never {
+    throw new Error('not part of matching');
+  }
+  getCurrentUser = async () => this.unused();
+  listPlaylists = async () => this.unused();
+  getPlaylist = async () => this.unused();
+  getTrack = async () => this.unused();
+  createPlaylist = async () => this.unused();
+  addTracks = async () => this.unused();
+  getAvailability = async () => this.unused();
+  readSharedPlaylist = async () => this.unused();
+}
+
+function song(
+  id: string,
+  name: string,
+  artists: string[],
+  extra: Partial<NormalizedTrack> = {},
+): NormalizedTrack {
+  return { id, uri: id, name, artists, album: name, durationMs: 200_000, ...extra };
+}
+
+function isrcFor(n: number): string {
+  return `USAAA${String(2_000_000 + n).padStart(7, '0')}`;
+}
+
+describe('matchTracks against a fake destination', () => {
+  it('looks ISRCs up in batches of the provider size, once each, and then searches nothing', async () => {
+    const sources = Array.from({ length: 60 }, (_, i) =>
+      song(`s${i}`, `Song ${i}`, ['Band'], { isrc: isrcFor(i) }),
+    );
+    sources.push(song('dup', 'Song 3', ['Band'], { isrc: isrcFor(3).toLowerCase() }));
+    const catalog = sources.slice(0, 60).map((s, i) => ({ ...s, id: `a${i}`, uri: `a${i}` }));
+    const destination = new FakeDestination(catalog, 25);
+
+    const matches = await matchTracks(sources, destination);
+
+    expect(destination.isrcCalls.map((batch) => batch.length)).toEqual([25, 25, 10]);
+    expect(new Set(destination.isrcCalls.flat()).size).toBe(60);
+    expect(destination.searches).toEqual([]);
+    expect(matches.every((m) => m.status === 'accepted')).toBe(true);
+    expect(matches.at(-1)?.best?.track.id).toBe('a3');
+    expect(matches[0]?.reasons).toContain('ISRC match');
+  });
+
+  it('stops trying strategies at the first accepted candidate', async () => {
+    const target = song('a1', 'Heaven', ['Bryan Adams'], { album: 'Reckless' });
+    const destination = new FakeDestination([target], 25, (query) => (query.text ? [target] : []));
+    const [match] = await matchTracks(
+      [song('s1', 'Heaven', ['Bryan Adams'], { album: 'Reckless' })],
+      destination,
+    );
+
+    expect(match?.status).toBe('accepted');
+    expect(destination.searches.map((s) => Object.keys(s.query))).toEqual([['title', 'artist'], ['text']]);
+  });
+
+  it('tries every strategy once for a song the catalog lacks, then reports it unmatched', async () => {
+    const destination = new FakeDestination([]);
+    const [match] = await matchTracks(
+      [song('s1', 'Heaven - Acoustic', ['Bryan Adams'], { album: 'Unplugged', isrc: isrcFor(1) })],
+      destination,
+    );
+    expect(match).toMatchObject({
+      status: 'unmatched',
+      best: null,
+      confidence: 0,
+      reasons: ['no candidates found'],
+    });
+    expect(destination.isrcCalls).toEqual([[isrcFor(1)]]);
+    expect(destination.searches.map((s) => queryKey(s.query))).toHaveLength(4);
+  });
+
+  it('offers a live version as an alternative but never as the match', async () => {
+    const live = song('a-live', 'Heaven (Live)', ['Bryan Adams']);
+    const destination = new FakeDestination([live]);
+    const [match] = await matchTracks([song('s1', 'Heaven', ['Bryan Adams'])], destination);
+    expect(match?.status).toBe('unmatched');
+    expect(match?.best).toBeNull();
+    expect(match?.candidates[0]?.track.id).toBe('a-live');
+    expect(match?.candidates[0]?.versionLabels).toContain('live');
+    expect(match?.reasons).toContain('different version: live');
+  });
+
+  it('sends a query shared by several source tracks once', async () => {
+    const target = song('a1', 'Yellow', ['Coldplay']);
+    const destination = new FakeDestination([target]);
+    const sources = [
+      song('s1', 'Yellow', ['Coldplay']),
+      song('s2', 'Yellow', ['Coldplay']),
+      song('s3', 'Yellow', ['Coldplay']),
+    ];
+    const matches = await matchTracks(sources, destination, { concurrency: 3 });
+    expect(matches.map((m) => m.best?.track.id)).toEqual(['a1', 'a1', 'a1']);
+    expect(destination.searches).toHaveLength(1);
+  });
+
+  it('answers a second run from the cache, per region', async () => {
+    const catalog = [
+      song('a1', 'Yellow', ['Coldplay'], { isrc: isrcFor(7) }),
+      song('a2', 'Clocks', ['Coldplay']),
+    ];
+    const sources = [
+      song('s1', 'Yellow', ['Coldplay'], { isrc: isrcFor(7) }),
+      song('s2', 'Clocks', ['Coldplay']),
+    ];
+    const cache = new MemoryMatchCache();
+    const first = new FakeDestination(catalog);
+    const firstRun = await matchTracks(sources, first, { cache, region: 'us' });
+
+    const second = new FakeDestination(catalog);
+    const secondRun = await matchTracks(sources, second, { cache, region: 'us' });
+    expect(second.isrcCalls).toEqual([]);
+    expect(second.searches).toEqual([]);
+    expect(secondRun.map((m) => m.best?.track.id)).toEqual(firstRun.map((m) => m.best?.track.id));
+
+    const otherRegion = new FakeDestination(catalog);
+    await matchTracks(sources, otherRegion, { cache, region: 'jp' });
+    expect(otherRegion.isrcCalls).toHaveLength(1);
+    expect(otherRegion.searches.every((s) => s.region === 'jp')).toBe(true);
+  });
+
+  it('asks the tie-breaker only about close calls in the review band, and follows its choice', async () => {
+    // Two releases 7 s off the source: both land in review with the same score.
+    const a = song('a1', 'Intro', ['The xx'], { album: 'xx', durationMs: 207_000 });
+    const b = song('a2', 'Intro', ['The xx'], { album: 'xx (Deluxe)', durationMs: 193_000 });
+    const exact = song('a3', 'Crystalised', ['The xx'], { album: 'xx' });
+    const destination = new FakeDestination([a, b, exact]);
+    const asked: string[] = [];
+    const tieBreaker: TieBreaker = async (source, candidates) => {
+      asked.push(source.id);
+      expect(
+        candidates
+          .slice(0, 2)
+          .map((c) => c.track.id)
+          .sort(),
+      ).toEqual(['a1', 'a2']);
+      return {
+        chosenId: 'a2',
+        confidence: 91,
+        reason: 'the deluxe edition is the one on the source playlist',
+      };
+    };
+    const [intro, crystalised] = await matchTracks(
+      [
+        song('s1', 'Intro', ['The xx'], { album: 'xx' }),
+        song('s2', 'Crystalised', ['The xx'], { album: 'xx' }),
+      ],
+      destination,
+      { tieBreaker },
+    );
+    expect(asked).toEqual(['s1']);
+    expect(intro).toMatchObject({ status: 'accepted', confidence: 91 });
+    expect(intro?.best?.track.id).toBe('a2');
+    expect(intro?.reasons.at(-1)).toBe('tie-breaker: the deluxe edition is the one on the source playlist');
+    expect(crystalised?.best?.track.id).toBe('a3');
+  });
+
+  it('reports progress for every track and keeps the source order', async () => {
+    const catalog = Array.from({ length: 8 }, (_, i) => song(`a${i}`, `Track ${i}`, ['Band']));
+    const sources = Array.from({ length: 8 }, (_, i) => song(`s${i}`, `Track ${i}`, ['Band']));
+    const progress: number[] = [];
+    const matches = await matchTracks(sources, new FakeDestination(catalog), {
+      concurrency: 3,
+      onProgress: (done, total) => {
+        expect(total).toBe(8);
+        progress.push(done);
+      },
+    });
+    expect(progress).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(matches.map((m) => m.sourceId)).toEqual(sources.map((s) => s.id));
+  });
+});

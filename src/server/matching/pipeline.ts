@@ -1,0 +1,253 @@
+import type { MusicProvider, NormalizedTrack, TrackQuery } from '../providers/types';
+import { type CachedLookup, lookupCacheKey, type MatchCache } from './cache';
+import { type PreparedTrack, prepareTrack } from './prepare';
+import {
+  ACCEPT_THRESHOLD,
+  type MatchStatus,
+  REVIEW_THRESHOLD,
+  rankCandidates,
+  type ScoredCandidate,
+  statusFor,
+  VERSION_MISMATCH_CAP,
+} from './score';
+import { buildStrategies, queryKey } from './strategies';
+
+export interface TrackMatch {
+  sourceId: string;
+  source: NormalizedTrack;
+  /** The proposed match (accepted or for review); null when unmatched, even if candidates were found. */
+  best: ScoredCandidate | null;
+  /** Top candidates, best first, each with its version labels (for "choose another version"). */
+  candidates: ScoredCandidate[];
+  /** The top candidate's confidence (0 when there was none). */
+  confidence: number;
+  status: MatchStatus;
+  /** Why: the top candidate's reasons ("different version: live"), or "no candidates found". */
+  reasons: string[];
+}
+
+export interface TieBreakerAnswer {
+  chosenId: string | null;
+  confidence: number;
+  reason: string;
+}
+
+/** Asked only when the top two candidates are both in the review band and close (an LLM, usually). */
+export type TieBreaker = (
+  source: NormalizedTrack,
+  candidates: ScoredCandidate[],
+) => Promise<TieBreakerAnswer | null>;
+
+export interface MatchOptions {
+  region?: string;
+  cache?: MatchCache;
+  onProgress?: (done: number, total: number) => void;
+  tieBreaker?: TieBreaker;
+  /** How many source tracks are searched at once (the provider's own limiter still applies). */
+  concurrency?: number;
+}
+
+export const MAX_CANDIDATES = 5;
+export const SEARCH_LIMIT = 10;
+/** Points between the top two review candidates below which the tie-breaker is asked. */
+export const TIE_MARGIN = 5;
+/** A tie-breaker can settle a choice but never claims more certainty than an exact match would have. */
+const TIE_BREAKER_MAX_CONFIDENCE = 95;
+const DEFAULT_CONCURRENCY = 4;
+const CACHE_READS_PER_WORKER = 4;
+
+async function runPool<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++];
+      if (item !== undefined) await work(item);
+    }
+  };
+  const workers = Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker);
+  await Promise.all(workers);
+}
+
+function chunk<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  const step = Math.max(1, size);
+  for (let i = 0; i < items.length; i += step) out.push(items.slice(i, i + step));
+  return out;
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+/** Every network answer goes through here: cached per service + region + request, identical requests shared. */
+class LookupService {
+  private readonly inFlight = new Map<string, Promise<NormalizedTrack[]>>();
+
+  constructor(
+    private readonly destination: MusicProvider,
+    private readonly region: string | undefined,
+    private readonly cache: MatchCache | undefined,
+  ) {}
+
+  async isrcs(isrcs: string[], concurrency: number): Promise<Map<string, NormalizedTrack[]>> {
+    const found = new Map<string, NormalizedTrack[]>();
+    const cache = this.cache;
+    if (cache) {
+      // A database cache answers many small reads faster in parallel than one after another.
+      await runPool(isrcs, concurrency * CACHE_READS_PER_WORKER, async (isrc) => {
+        const cached = await cache.get(
+          lookupCacheKey(this.destination.service, this.region, { kind: 'isrc', isrc }),
+        );
+        if (cached) found.set(isrc, cached.tracks);
+      });
+    }
+    const missing = isrcs.filter((isrc) => !found.has(isrc));
+    const batches = chunk(missing, this.destination.isrcBatchSize);
+    await runPool(batches, concurrency, async (batch) => {
+      const answer = await this.destination.lookupIsrcs(
+        batch,
+        this.region ? { region: this.region } : undefined,
+      );
+      for (const isrc of batch) {
+        const tracks = answer.get(isrc) ?? [];
+        found.set(isrc, tracks);
+        await this.remember({ kind: 'isrc', isrc }, tracks);
+      }
+    });
+    return found;
+  }
+
+  search(query: TrackQuery): Promise<NormalizedTrack[]> {
+    const key = queryKey(query);
+    const pending = this.inFlight.get(key);
+    if (pending) return pending;
+    const promise = this.searchUncached(query);
+    this.inFlight.set(key, promise);
+    // A failed search must not be remembered as the answer for the rest of the run.
+    promise.catch(() => this.inFlight.delete(key));
+    return promise;
+  }
+
+  private async searchUncached(query: TrackQuery): Promise<NormalizedTrack[]> {
+    const cacheKey = lookupCacheKey(this.destination.service, this.region, { kind: 'search', query });
+    const cached = await this.cache?.get(cacheKey);
+    if (cached) return cached.tracks;
+    const tracks = await this.destination.searchTracks(query, {
+      limit: SEARCH_LIMIT,
+      ...(this.region ? { region: this.region } : {}),
+    });
+    await this.remember({ kind: 'search', query }, tracks);
+    return tracks;
+  }
+
+  private async remember(
+    request: { kind: 'isrc'; isrc: string } | { kind: 'search'; query: TrackQuery },
+    tracks: NormalizedTrack[],
+  ): Promise<void> {
+    if (!this.cache) return;
+    const value: CachedLookup = { tracks, fetchedAt: now() };
+    await this.cache.set(lookupCacheKey(this.destination.service, this.region, request), value);
+  }
+}
+
+function isAccepted(ranked: readonly ScoredCandidate[]): boolean {
+  return (ranked[0]?.confidence ?? 0) >= ACCEPT_THRESHOLD;
+}
+
+async function findCandidates(
+  source: PreparedTrack,
+  isrcAnswers: Map<string, NormalizedTrack[]>,
+  lookups: LookupService,
+): Promise<ScoredCandidate[]> {
+  const pool: NormalizedTrack[] = [];
+  let ranked: ScoredCandidate[] = [];
+  for (const strategy of buildStrategies(source)) {
+    const found =
+      strategy.kind === 'isrc'
+        ? (isrcAnswers.get(strategy.isrc) ?? [])
+        : await lookups.search(strategy.query);
+    if (found.length === 0) continue;
+    pool.push(...found);
+    ranked = rankCandidates(source, pool);
+    if (isAccepted(ranked)) break;
+  }
+  return ranked;
+}
+
+function buildMatch(source: PreparedTrack, ranked: ScoredCandidate[]): TrackMatch {
+  const top = ranked[0];
+  const confidence = top?.confidence ?? 0;
+  const status = top ? statusFor(confidence) : 'unmatched';
+  return {
+    sourceId: source.track.id,
+    source: source.track,
+    // Below the review band nothing is proposed; the candidates stay listed for "choose another version".
+    best: top && status !== 'unmatched' ? top : null,
+    candidates: ranked.slice(0, MAX_CANDIDATES),
+    confidence,
+    status,
+    reasons: top ? [...top.reasons] : ['no candidates found'],
+  };
+}
+
+async function applyTieBreaker(match: TrackMatch, tieBreaker: TieBreaker): Promise<TrackMatch> {
+  const [first, second] = match.candidates;
+  if (match.status !== 'review' || !first || !second) return match;
+  if (second.confidence < REVIEW_THRESHOLD || second.confidence < first.confidence - TIE_MARGIN) return match;
+  const answer = await tieBreaker(match.source, match.candidates);
+  if (!answer) return match;
+  const reason = `tie-breaker: ${answer.reason}`;
+  if (answer.chosenId === null) {
+    return { ...match, best: null, confidence: 0, status: 'unmatched', reasons: [...match.reasons, reason] };
+  }
+  const chosen = match.candidates.find((c) => c.track.id === answer.chosenId);
+  if (!chosen) return match;
+  let confidence = Math.max(0, Math.min(TIE_BREAKER_MAX_CONFIDENCE, Math.round(answer.confidence)));
+  if (!chosen.sameVersion) confidence = Math.min(confidence, VERSION_MISMATCH_CAP);
+  return {
+    ...match,
+    best: chosen,
+    candidates: [chosen, ...match.candidates.filter((c) => c !== chosen)],
+    confidence,
+    status: statusFor(confidence),
+    reasons: [...chosen.reasons, reason],
+  };
+}
+
+/**
+ * Finds each source track on the destination service. ISRCs are looked up first in batches of the
+ * provider's `isrcBatchSize`; the remaining strategies run per track and stop as soon as a candidate is
+ * accepted. Results keep the sources' order.
+ */
+export async function matchTracks(
+  sources: NormalizedTrack[],
+  destination: MusicProvider,
+  options: MatchOptions = {},
+): Promise<TrackMatch[]> {
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const lookups = new LookupService(destination, options.region, options.cache);
+  const prepared = sources.map(prepareTrack);
+
+  const isrcs = [...new Set(prepared.map((p) => p.isrc).filter((isrc): isrc is string => isrc !== null))];
+  const isrcAnswers =
+    isrcs.length > 0 ? await lookups.isrcs(isrcs, concurrency) : new Map<string, NormalizedTrack[]>();
+
+  const results: TrackMatch[] = new Array(sources.length);
+  let done = 0;
+  const indices = prepared.map((_, i) => i);
+  await runPool(indices, concurrency, async (index) => {
+    const source = prepared[index];
+    if (!source) return;
+    const ranked = await findCandidates(source, isrcAnswers, lookups);
+    let match = buildMatch(source, ranked);
+    if (options.tieBreaker) match = await applyTieBreaker(match, options.tieBreaker);
+    results[index] = match;
+    done++;
+    options.onProgress?.(done, sources.length);
+  });
+  return results;
+}

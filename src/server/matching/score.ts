@@ -1,0 +1,260 @@
+import type { NormalizedTrack } from '../providers/types';
+import { type PreparedTrack, prepareTrack } from './prepare';
+import { similarity } from './similarity';
+import { type HardVersionKind, type SoftVersionKind, versionLabel } from './versions';
+
+/** Confidence bands (spec): at or above ACCEPT the match is used as is; from REVIEW it waits for a person. */
+export const ACCEPT_THRESHOLD = 90;
+export const REVIEW_THRESHOLD = 70;
+/** A different version (live, remix, clean…) is never better than "unmatched" unless a person picks it. */
+export const VERSION_MISMATCH_CAP = 60;
+/** Durations more than this far apart are a different cut: at best a review. */
+export const DURATION_REVIEW_LIMIT_MS = 5_000;
+const DURATION_REVIEW_CAP = 80;
+const UNCERTAIN_VERSION_CAP = 85;
+const DURATION_REJECT_LIMIT_MS = 30_000;
+const DURATION_REJECT_CAP = 55;
+const DURATION_FULL_MS = 1_500;
+const DURATION_ZERO_MS = 6_500;
+const SOFT_VERSION_PENALTY = 3;
+const EXPLICIT_ON_CLEAN_PENALTY = 12;
+const ISRC_CONFIDENCE = 98;
+
+const WEIGHTS = { title: 0.46, artist: 0.3, album: 0.06, duration: 0.18 } as const;
+
+export type MatchStatus = 'accepted' | 'review' | 'unmatched';
+
+export function statusFor(confidence: number): MatchStatus {
+  if (confidence >= ACCEPT_THRESHOLD) return 'accepted';
+  if (confidence >= REVIEW_THRESHOLD) return 'review';
+  return 'unmatched';
+}
+
+export interface ScoredCandidate {
+  track: NormalizedTrack;
+  /** 0-100. */
+  confidence: number;
+  /** Short human-readable reasons: "ISRC match", "duration differs by 4 s", "different version: live". */
+  reasons: string[];
+  /** The candidate's own version labels ("live", "remix melad", "clean"), for a version picker. */
+  versionLabels: readonly string[];
+  /** False when the candidate is a different recording (version or clean/explicit gate). */
+  sameVersion: boolean;
+  isrcMatch: boolean;
+  /** Absolute duration difference, null when either side has no duration. */
+  durationDeltaMs: number | null;
+}
+
+const COVERED_ARTIST_SIMILARITY = 0.85;
+
+function artistSimilarity(source: PreparedTrack, candidate: PreparedTrack): number {
+  const a = source.artistKeys;
+  const b = candidate.artistKeys;
+  if (a.length === 0 || b.length === 0) return Number.NaN;
+  if (source.artistsJoinedKey === candidate.artistsJoinedKey) return 1;
+  // Artist order and how many featured names each service lists differ, so the primary artist counts most
+  // and the rest only as coverage of the smaller list. Each pair is compared once.
+  let sourcePrimary = 0;
+  let candidatePrimary = 0;
+  let coveredInA = 0;
+  const coveredInB = new Uint8Array(b.length);
+  for (let i = 0; i < a.length; i++) {
+    const keyA = a[i] ?? '';
+    let rowBest = 0;
+    for (let j = 0; j < b.length; j++) {
+      const keyB = b[j] ?? '';
+      const sim = keyA === keyB ? 1 : similarity(keyA, keyB);
+      if (sim > rowBest) rowBest = sim;
+      if (j === 0 && sim > candidatePrimary) candidatePrimary = sim;
+      if (sim >= COVERED_ARTIST_SIMILARITY) coveredInB[j] = 1;
+    }
+    if (i === 0) sourcePrimary = rowBest;
+    if (rowBest >= COVERED_ARTIST_SIMILARITY) coveredInA++;
+  }
+  let coveredInCandidate = 0;
+  for (const flag of coveredInB) coveredInCandidate += flag;
+  // Names only one side credits count against the match: "Song" by A is often not "Song" by A feat. B.
+  const coverage = (coveredInA + coveredInCandidate) / (a.length + b.length);
+  const setScore = 0.75 * Math.max(sourcePrimary, candidatePrimary) + 0.25 * coverage;
+  // The joined names only help when the services split the credit differently ("Simon and Garfunkel").
+  if (setScore >= 1 || a.length === b.length) return Math.min(1, setScore);
+  return Math.max(setScore, similarity(source.artistsJoinedKey, candidate.artistsJoinedKey));
+}
+
+function durationScore(deltaMs: number): number {
+  if (deltaMs <= DURATION_FULL_MS) return 1;
+  if (deltaMs >= DURATION_ZERO_MS) return 0;
+  return 1 - (deltaMs - DURATION_FULL_MS) / (DURATION_ZERO_MS - DURATION_FULL_MS);
+}
+
+function percent(value: number): number {
+  return Math.round(value * 100);
+}
+
+interface VersionComparison {
+  gate: readonly string[];
+  /** Differences a person should confirm: a named remix against an unnamed "Remix". */
+  review: readonly string[];
+  soft: readonly string[];
+}
+
+function hardLabel(kind: HardVersionKind, detail: string): string {
+  return versionLabel({ kind, detail });
+}
+
+const SAME_VERSION: VersionComparison = { gate: [], review: [], soft: [] };
+
+function compareVersions(source: PreparedTrack, candidate: PreparedTrack): VersionComparison {
+  if (source.hardKey === candidate.hardKey && source.softKey === candidate.softKey) return SAME_VERSION;
+  const gate: string[] = [];
+  const review: string[] = [];
+  const soft: string[] = [];
+  for (const [kind, detail] of candidate.hard) {
+    const sourceDetail = source.hard.get(kind);
+    if (sourceDetail === undefined) {
+      gate.push(`different version: ${hardLabel(kind, detail)}`);
+    } else if (sourceDetail !== detail) {
+      const comparable = kind === 'remix' ? sourceDetail !== '' && detail !== '' : true;
+      const overlapping =
+        kind === 'remix' && (sourceDetail.includes(detail) || detail.includes(sourceDetail));
+      if (!comparable) {
+        review.push(`remix may differ: ${hardLabel(kind, sourceDetail)} vs ${hardLabel(kind, detail)}`);
+      } else if (!overlapping) {
+        gate.push(`different version: ${hardLabel(kind, detail)} (source: ${hardLabel(kind, sourceDetail)})`);
+      }
+    }
+  }
+  for (const [kind, detail] of source.hard) {
+    if (!candidate.hard.has(kind)) gate.push(`different version: not ${hardLabel(kind, detail)}`);
+  }
+  const softKinds = new Set<SoftVersionKind>([...source.soft.keys(), ...candidate.soft.keys()]);
+  for (const kind of softKinds) {
+    const a = source.soft.get(kind);
+    const b = candidate.soft.get(kind);
+    if (a === undefined || b === undefined) {
+      const present = b ?? a ?? '';
+      const label = versionLabel({ kind, detail: present });
+      soft.push(b !== undefined ? `candidate is the ${label}` : `source is the ${label}`);
+    } else if (a !== '' && b !== '' && a !== b) {
+      soft.push(`${versionLabel({ kind, detail: a })} vs ${b}`);
+    }
+  }
+  return { gate, review, soft };
+}
+
+/** Scores one candidate against a source track. Both may be raw or already prepared. */
+export function scoreCandidate(
+  sourceTrack: NormalizedTrack | PreparedTrack,
+  candidateTrack: NormalizedTrack | PreparedTrack,
+): ScoredCandidate {
+  const source = 'titleKey' in sourceTrack ? sourceTrack : prepareTrack(sourceTrack);
+  const candidate = 'titleKey' in candidateTrack ? candidateTrack : prepareTrack(candidateTrack);
+  const reasons: string[] = [];
+
+  const isrcMatch = source.isrc !== null && source.isrc === candidate.isrc;
+  const title = similarity(source.titleKey, candidate.titleKey);
+  const artist = artistSimilarity(source, candidate);
+  const album =
+    source.albumKey === '' || candidate.albumKey === ''
+      ? Number.NaN
+      : similarity(source.albumKey, candidate.albumKey);
+  const sourceMs = source.track.durationMs;
+  const candidateMs = candidate.track.durationMs;
+  const durationDeltaMs = sourceMs > 0 && candidateMs > 0 ? Math.abs(sourceMs - candidateMs) : null;
+  const duration = durationDeltaMs === null ? Number.NaN : durationScore(durationDeltaMs);
+
+  let weighted = WEIGHTS.title * title;
+  let weightSum = WEIGHTS.title;
+  if (!Number.isNaN(artist)) {
+    weighted += WEIGHTS.artist * artist;
+    weightSum += WEIGHTS.artist;
+  }
+  if (!Number.isNaN(album)) {
+    weighted += WEIGHTS.album * album;
+    weightSum += WEIGHTS.album;
+  }
+  if (!Number.isNaN(duration)) {
+    weighted += WEIGHTS.duration * duration;
+    weightSum += WEIGHTS.duration;
+  }
+  let confidence = (100 * weighted) / weightSum;
+
+  if (isrcMatch) reasons.push('ISRC match');
+  reasons.push(title === 1 ? 'same title' : `title ${percent(title)}% similar`);
+  if (!Number.isNaN(artist))
+    reasons.push(artist === 1 ? 'same artists' : `artists ${percent(artist)}% similar`);
+  if (!Number.isNaN(album) && album < 0.8) reasons.push('different album');
+  if (durationDeltaMs !== null && durationDeltaMs >= 2_000) {
+    reasons.push(`duration differs by ${Math.round(durationDeltaMs / 1000)} s`);
+  }
+
+  const versions = compareVersions(source, candidate);
+  for (const note of versions.soft) {
+    reasons.push(note);
+    confidence -= SOFT_VERSION_PENALTY;
+  }
+  // Shared when the versions agree: extended by copy, never in place.
+  let gate = versions.gate;
+  if (source.track.explicit === true && candidate.track.explicit === false) {
+    gate = [...gate, 'different version: clean (source is explicit)'];
+  } else if (source.track.explicit === false && candidate.track.explicit === true) {
+    reasons.push('explicit version of a clean track');
+    confidence -= EXPLICIT_ON_CLEAN_PENALTY;
+  }
+
+  // Labels sometimes reuse ISRCs across songs; the ISRC only counts when the metadata agrees with it.
+  const isrcTrusted =
+    isrcMatch &&
+    gate.length === 0 &&
+    (title >= 0.6 || (!Number.isNaN(artist) && artist >= 0.6)) &&
+    (durationDeltaMs === null || durationDeltaMs <= DURATION_REVIEW_LIMIT_MS);
+  if (isrcTrusted) confidence = Math.max(confidence, ISRC_CONFIDENCE);
+  else if (isrcMatch) reasons.push('same ISRC but the metadata disagrees');
+
+  if (durationDeltaMs !== null && durationDeltaMs > DURATION_REJECT_LIMIT_MS) {
+    confidence = Math.min(confidence, DURATION_REJECT_CAP);
+  } else if (durationDeltaMs !== null && durationDeltaMs > DURATION_REVIEW_LIMIT_MS) {
+    confidence = Math.min(confidence, DURATION_REVIEW_CAP);
+  }
+  if (versions.review.length > 0) {
+    reasons.push(...versions.review);
+    confidence = Math.min(confidence, UNCERTAIN_VERSION_CAP);
+  }
+  if (gate.length > 0) {
+    reasons.push(...gate);
+    confidence = Math.min(confidence, VERSION_MISMATCH_CAP);
+  }
+
+  return {
+    track: candidate.track,
+    confidence: Math.max(0, Math.min(100, Math.round(confidence))),
+    reasons,
+    versionLabels: candidate.versionLabels,
+    sameVersion: gate.length === 0,
+    isrcMatch,
+    durationDeltaMs,
+  };
+}
+
+function compareScored(a: ScoredCandidate, b: ScoredCandidate): number {
+  if (a.confidence !== b.confidence) return b.confidence - a.confidence;
+  if (a.sameVersion !== b.sameVersion) return a.sameVersion ? -1 : 1;
+  if (a.isrcMatch !== b.isrcMatch) return a.isrcMatch ? -1 : 1;
+  return (a.durationDeltaMs ?? Number.MAX_SAFE_INTEGER) - (b.durationDeltaMs ?? Number.MAX_SAFE_INTEGER);
+}
+
+/** Scores every candidate (duplicates by id dropped) and sorts them best first. */
+export function rankCandidates(
+  sourceTrack: NormalizedTrack | PreparedTrack,
+  candidates: readonly NormalizedTrack[],
+): ScoredCandidate[] {
+  const source = 'titleKey' in sourceTrack ? sourceTrack : prepareTrack(sourceTrack);
+  const seen = new Set<string>();
+  const scored: ScoredCandidate[] = [];
+  for (const candidate of candidates) {
+    if (seen.has(candidate.id)) continue;
+    seen.add(candidate.id);
+    scored.push(scoreCandidate(source, candidate));
+  }
+  return scored.sort(compareScored);
+}
