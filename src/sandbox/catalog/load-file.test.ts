@@ -253,8 +253,23 @@ describe('JSON Lines catalogs', () => {
     expect(loadError(path).message).toMatch(/bad\.jsonl line 3: durationMs:/);
     const broken = writeTemp('broken.jsonl', `${JSON.stringify(lines[0])}\n{"id": "x", `);
     expect(loadError(broken).message).toMatch(/broken\.jsonl line 2: not valid JSON/);
-    const noArtists = writeTemp('no-artists.jsonl', JSON.stringify({ ...lines[0], artists: [] }));
+    const noArtists = writeTemp('no-artists.jsonl', JSON.stringify({ ...lines[0], artists: 'Someone' }));
     expect(loadError(noArtists).message).toMatch(/line 1: artists:/);
+  });
+
+  it('repairs the messy values real exports carry instead of refusing the file', () => {
+    const path = writeTemp(
+      'messy.jsonl',
+      [
+        JSON.stringify({ ...lines[0], id: 4242, artists: [''], isrc: 'not-an-isrc', explicit: null }),
+        JSON.stringify({ ...lines[1], durationMs: 0, album: null }),
+      ].join('\n'),
+    );
+    const catalog = loadCatalogFile(path, { service: 'spotify' });
+    const repaired = catalog.tracks.find((track) => track.spotify?.id === '4242');
+    expect(repaired?.artists).toEqual(['Unknown Artist']);
+    expect(repaired?.isrc).toMatch(/^[A-Z]{2}[A-Z0-9]{3}\d{7}$/);
+    expect(catalog.tracks.some((track) => track.durationMs === 0)).toBe(true);
   });
 });
 

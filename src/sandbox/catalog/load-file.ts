@@ -362,19 +362,27 @@ function parseJsonList(text: string): string[] | undefined {
 
 // --- JSON Lines ----------------------------------------------------------------------------------------
 
+/**
+ * Lenient where real exports are messy (numeric ids, blank artist names, missing durations, malformed
+ * ISRCs): such values are repaired or dropped rather than failing a whole catalog.
+ */
 const jsonLineSchema = z.object({
-  id: z.string().min(1),
-  name: z.string().min(1),
-  artists: z.array(z.string().min(1)).min(1),
-  album: z.string(),
-  durationMs: z.number().positive(),
+  id: z.union([z.string().min(1), z.number()]).transform(String),
+  name: z.string(),
+  artists: z
+    .array(z.string())
+    .transform((names) => names.map((name) => name.trim()).filter(Boolean))
+    .transform((names) => (names.length > 0 ? names : ['Unknown Artist'])),
+  album: z.string().nullish().transform((album) => album ?? ''),
+  durationMs: z.number().nonnegative().nullish().transform((ms) => ms ?? 0),
   isrc: z
     .string()
-    .trim()
-    .toUpperCase()
-    .regex(/^[A-Z]{2}[A-Z0-9]{3}\d{7}$/, 'must look like CCXXXYYNNNNN')
-    .optional(),
-  explicit: z.boolean().optional(),
+    .nullish()
+    .transform((isrc) => {
+      const cleaned = isrc?.replace(/[-\s]/g, '').toUpperCase();
+      return cleaned && /^[A-Z]{2}[A-Z0-9]{3}\d{7}$/.test(cleaned) ? cleaned : undefined;
+    }),
+  explicit: z.boolean().nullish().transform((explicit) => explicit ?? undefined),
   genres: z.array(z.string()).optional(),
   service: z.enum(['spotify', 'apple']).optional(),
 });
