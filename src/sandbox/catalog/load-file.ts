@@ -373,8 +373,15 @@ const jsonLineSchema = z.object({
     .array(z.string())
     .transform((names) => names.map((name) => name.trim()).filter(Boolean))
     .transform((names) => (names.length > 0 ? names : ['Unknown Artist'])),
-  album: z.string().nullish().transform((album) => album ?? ''),
-  durationMs: z.number().nonnegative().nullish().transform((ms) => ms ?? 0),
+  album: z
+    .string()
+    .nullish()
+    .transform((album) => album ?? ''),
+  durationMs: z
+    .number()
+    .nonnegative()
+    .nullish()
+    .transform((ms) => Math.round(ms ?? 0)),
   isrc: z
     .string()
     .nullish()
@@ -382,7 +389,10 @@ const jsonLineSchema = z.object({
       const cleaned = isrc?.replace(/[-\s]/g, '').toUpperCase();
       return cleaned && /^[A-Z]{2}[A-Z0-9]{3}\d{7}$/.test(cleaned) ? cleaned : undefined;
     }),
-  explicit: z.boolean().nullish().transform((explicit) => explicit ?? undefined),
+  explicit: z
+    .boolean()
+    .nullish()
+    .transform((explicit) => explicit ?? undefined),
   genres: z.array(z.string()).optional(),
   service: z.enum(['spotify', 'apple']).optional(),
 });

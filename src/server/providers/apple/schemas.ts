@@ -15,7 +15,9 @@ export const artworkSchema = z.object({
 export const playParamsSchema = z.object({ id: z.string(), kind: z.string() });
 
 export const songSchema = z.object({
-  id: z.string().regex(/^\d+$/, 'catalog song ids are numeric'),
+  // Apple's catalog ids are numeric; any other non-empty id (a library id, an imported catalog's) is
+  // still usable as an opaque id, so it is not a reason to refuse the whole answer.
+  id: z.string().min(1),
   type: z.literal('songs'),
   href: z.string().startsWith('/v1/').optional(),
   attributes: z.object({
