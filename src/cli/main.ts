@@ -10,9 +10,13 @@ import { CommandError, PLAN_USAGE, parsePlanArgs, setPlan } from './plan-command
  */
 type Command = (args: string[]) => Promise<number>;
 
-const USAGE = ['Usage: npm run --silent crossfade -- <command>', '', 'Commands:', `  ${PLAN_USAGE}`, `  ${MATCH_FILES_USAGE}`].join(
-  '\n',
-);
+const USAGE = [
+  'Usage: npm run --silent crossfade -- <command>',
+  '',
+  'Commands:',
+  `  ${PLAN_USAGE}`,
+  `  ${MATCH_FILES_USAGE}`,
+].join('\n');
 
 async function withDatabase<T>(use: (handle: DatabaseHandle) => Promise<T>): Promise<T> {
   const config = loadConfig();

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
+import { startBackupScheduler } from './backups/backup-scheduler';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { createLogger } from './logger';
@@ -28,12 +29,14 @@ async function main() {
   const server = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, (info) => {
     deps.providers.internalOrigin = `http://127.0.0.1:${info.port}`;
     jobRunner?.start();
+    if (jobRunner) stopBackupScheduler = startBackupScheduler(deps);
     logger.info(
       { url: config.publicUrl, database: database.kind, sandbox: config.sandbox, port: info.port },
       `Crossfade is running at ${config.publicUrl}`,
     );
   });
 
+  let stopBackupScheduler: (() => void) | undefined;
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -43,6 +46,7 @@ async function main() {
     const forceExit = setTimeout(() => process.exit(1), 10_000);
     forceExit.unref();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    stopBackupScheduler?.();
     await jobRunner?.stop();
     await database.close();
     process.exit(0);

@@ -6,9 +6,12 @@ import CompletePage from './pages/complete-page';
 import GeoLockPage from './pages/geo-lock-page';
 import HelpPage from './pages/help-page';
 import HomePage from './pages/home-page';
+import LinkLandingPage from './pages/link-landing';
 import LinkPage from './pages/link-page';
 import MatchesPage from './pages/matches-page';
+import MergeInvitePage from './pages/merge-invite-page';
 import MergePage from './pages/merge-page';
+import MergedPlaylistPage from './pages/merged-playlist-page';
 import NotFoundPage from './pages/not-found-page';
 import OnboardingPage from './pages/onboarding-page';
 import PlaylistsPage from './pages/playlists-page';
@@ -43,6 +46,9 @@ export function AppRoutes() {
       <Route path={paths.pricing} component={PricingPage} />
       <Route path={paths.vault} component={VaultPage} />
       <Route path={paths.recreate} component={RecreatePage} />
+      <Route path="/l/:slug" component={LinkLandingPage} />
+      <Route path="/m/:id" component={MergedPlaylistPage} />
+      <Route path="/merge/invite/:token" component={MergeInvitePage} />
       <Route component={NotFoundPage} />
     </Switch>
   );

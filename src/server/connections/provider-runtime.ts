@@ -44,6 +44,20 @@ export interface ProviderRuntimeOptions {
   sandboxAppleKey?: SandboxAppleKey;
 }
 
+/** A connection that failed after its request was found: carries where the person started from. */
+export class ConnectionFailed extends ApiError {
+  constructor(
+    message: string,
+    readonly returnTo: string,
+    override readonly cause?: unknown,
+  ) {
+    super(400, message);
+  }
+}
+
+const failureMessage = (error: unknown, service: ServiceId) =>
+  error instanceof ApiError || error instanceof ProviderError ? error.message : `Failed to connect to ${SERVICE_LABELS[service]}`;
+
 export interface ClientListeners {
   onRateLimit?: RateLimitListener;
   /**
@@ -119,25 +133,29 @@ export class ProviderRuntime {
   async finishSpotifyConnect(userId: string, callback: URL): Promise<string> {
     const state = callback.searchParams.get('state') ?? '';
     const pending = await this.takeOAuthRequest(userId, 'spotify', state);
-    const tokens = await exchangeSpotifyCode({
-      accountsBaseUrl: this.endpoints.spotifyAccounts,
-      clientId: this.spotifyClientId,
-      redirectUri: this.spotifyRedirectUri,
-      callback,
-      expectedState: state,
-      codeVerifier: pending.verifier ?? '',
-    });
-    const stored: SpotifyStoredTokens = { kind: 'spotify', ...tokens };
-    const provider = this.spotifyProvider(userId, stored, new Date());
-    const me = await provider.getCurrentUser();
-    await this.connections.save({
-      userId,
-      service: 'spotify',
-      providerUserId: me.id,
-      displayName: me.displayName ?? null,
-      region: me.region?.toLowerCase() ?? null,
-      tokens: stored,
-    });
+    try {
+      const tokens = await exchangeSpotifyCode({
+        accountsBaseUrl: this.endpoints.spotifyAccounts,
+        clientId: this.spotifyClientId,
+        redirectUri: this.spotifyRedirectUri,
+        callback,
+        expectedState: state,
+        codeVerifier: pending.verifier ?? '',
+      });
+      const stored: SpotifyStoredTokens = { kind: 'spotify', ...tokens };
+      const provider = this.spotifyProvider(userId, stored, new Date());
+      const me = await provider.getCurrentUser();
+      await this.connections.save({
+        userId,
+        service: 'spotify',
+        providerUserId: me.id,
+        displayName: me.displayName ?? null,
+        region: me.region?.toLowerCase() ?? null,
+        tokens: stored,
+      });
+    } catch (error) {
+      throw new ConnectionFailed(failureMessage(error, 'spotify'), pending.returnTo, error);
+    }
     return pending.returnTo;
   }
 
@@ -157,10 +175,14 @@ export class ProviderRuntime {
   /** Sandbox redirect back from the emulator's consent page. */
   async finishAppleRedirect(userId: string, callback: URL): Promise<string> {
     const pending = await this.takeOAuthRequest(userId, 'apple', callback.searchParams.get('state') ?? '');
-    if (callback.searchParams.get('error')) {
-      throw new ApiError(400, 'The Apple Music connection was cancelled, so nothing was connected.');
+    try {
+      if (callback.searchParams.get('error')) {
+        throw new ApiError(400, 'The Apple Music connection was cancelled, so nothing was connected.');
+      }
+      await this.saveAppleConnection(userId, callback.searchParams.get('music_user_token') ?? '');
+    } catch (error) {
+      throw new ConnectionFailed(failureMessage(error, 'apple'), pending.returnTo, error);
     }
-    await this.saveAppleConnection(userId, callback.searchParams.get('music_user_token') ?? '');
     return pending.returnTo;
   }
 

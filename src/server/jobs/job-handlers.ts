@@ -1,4 +1,5 @@
 import type { AppDeps } from '../app-context';
+import { BACKUP_JOB_KIND, createBackupJobHandler } from '../backups/backup-job';
 import { createMatchJobHandler } from '../transfers/match-job';
 import { MATCH_JOB } from '../transfers/match-service';
 import { createTransferJobHandler, TRANSFER_JOB } from '../transfers/transfer-job';
@@ -9,5 +10,6 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
   return {
     [MATCH_JOB]: createMatchJobHandler(deps),
     [TRANSFER_JOB]: createTransferJobHandler(deps),
+    [BACKUP_JOB_KIND]: createBackupJobHandler(deps),
   };
 }

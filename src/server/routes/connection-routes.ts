@@ -2,7 +2,7 @@ import { type Context, Hono } from 'hono';
 import { appleInitRequestSchema, connectQuerySchema } from '../../shared/api/connections';
 import { SERVICE_LABELS, type ServiceId } from '../../shared/services';
 import type { AppDeps, AppEnv } from '../app-context';
-import { safeReturnPath } from '../connections/provider-runtime';
+import { ConnectionFailed, safeReturnPath } from '../connections/provider-runtime';
 import { ApiError } from '../http/errors';
 import { requireUser } from '../http/require-user';
 import { readJson, validate } from '../http/validation';
@@ -35,12 +35,17 @@ export function connectionRoutes({ providers, logger }: AppDeps) {
         const returnTo = await finish(user.id, new URL(c.req.url));
         return c.redirect(backTo(returnTo, { connected: service }));
       } catch (error) {
+        // A failure after the request was found goes back to where the person started (/transfer, /account).
+        const returnTo = error instanceof ConnectionFailed ? error.returnTo : '/transfer';
+        const cause = error instanceof ConnectionFailed ? error.cause : error;
         const message =
           error instanceof ApiError || error instanceof ProviderError
             ? error.message
             : `Failed to connect to ${SERVICE_LABELS[service]}`;
-        if (!(error instanceof ApiError)) logger.warn({ err: error, service }, 'connection callback failed');
-        return c.redirect(backTo('/transfer', { connectError: message }));
+        if (!(cause instanceof ApiError || cause instanceof ProviderError)) {
+          logger.warn({ err: cause, service }, 'connection callback failed');
+        }
+        return c.redirect(backTo(returnTo, { connectError: message }));
       }
     };
 

@@ -5,8 +5,10 @@ import { backupRoutes } from './backup-routes';
 import { exportRoutes } from './export-routes';
 import { insightRoutes } from './insight-routes';
 import { linkRoutes } from './link-routes';
+import { mergeRoutes } from './merge-routes';
 import { onboardingRoutes } from './onboarding-routes';
 import { recreateRoutes } from './recreate-routes';
+import { regionRoutes } from './region-routes';
 
 /**
  * Feature route modules mounted under /api, one line each. Kept apart from app.ts so a feature is added
@@ -23,4 +25,6 @@ export const featureRoutes: RouteModule[] = [
   { path: '/', routes: recreateRoutes },
   { path: '/', routes: insightRoutes },
   { path: '/', routes: exportRoutes },
+  { path: '/', routes: mergeRoutes },
+  { path: '/', routes: regionRoutes },
 ];

@@ -13,7 +13,6 @@ import { requireUser } from '../http/require-user';
 import { readJson, validate } from '../http/validation';
 import { getJob } from '../jobs/job-queue';
 import { isTerminal, toJobView, waitForJob } from '../jobs/job-view';
-import { transferUsage } from '../plans/plan-limits';
 import { toTrackDto } from '../playlists/source-playlists';
 import { applyMatchChoice, getMatchSetView, searchForRow, startMatch } from '../transfers/match-service';
 import { transferCsv } from '../transfers/transfer-csv';
@@ -92,10 +91,6 @@ export function transferRoutes(deps: AppDeps) {
       c.header('content-disposition', `attachment; filename="${CSV_FILE_NAME}"`);
       // A byte-order mark makes spreadsheet programs read the file as UTF-8.
       return c.body(`\uFEFF${csv}`);
-    })
-    .get('/usage', async (c) => {
-      const user = requireUser(c);
-      return c.json(await transferUsage(db, user.id, user.plan));
     })
     .get('/jobs/:jobId', async (c) => {
       const user = requireUser(c);

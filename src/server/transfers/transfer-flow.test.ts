@@ -73,6 +73,17 @@ describe('connecting services', () => {
     });
   });
 
+  it('sends a person who cancels on the consent page back where they started, saying so', async () => {
+    const other = server.newClient();
+    await other.post('/api/auth/register', { username: 'hesitant', email: 'h@example.com', password: 'secret-words' });
+    for (const service of ['spotify', 'apple'] as const) {
+      const location = new URL(await connectService(other, service, { decision: 'deny', returnTo: '/account' }), 'http://x');
+      expect(location.pathname).toBe('/account');
+      expect(location.searchParams.get('connectError')).toMatch(/cancelled, so nothing was connected/);
+    }
+    expect((await other.get('/api/auth/status')).body).toMatchObject({ spotifyConnected: false, appleConnected: false });
+  });
+
   it('stores provider tokens encrypted', async () => {
     const connection = await server.deps.providers.connections.get(userId, 'spotify');
     expect(connection?.tokens.kind).toBe('spotify');

@@ -1,13 +1,22 @@
 import { Redirect } from 'wouter';
 import { Page } from '../components/layout/page';
 import { Spinner } from '../components/ui/spinner';
+import { useAccountProfile } from '../features/account/account-api';
+import { ConnectionsCard } from '../features/account/components/connections-card';
+import { PlanUsageCard } from '../features/account/components/plan-usage-card';
 import { ProfileCard } from '../features/account/components/profile-card';
+import { PublicProfileCard } from '../features/account/components/public-profile-card';
+import { SavedDataCard } from '../features/account/components/saved-data-card';
 import { SignOutButton } from '../features/account/components/sign-out-button';
+import { TransferHistoryCard } from '../features/account/components/transfer-history-card';
+import { YourDataCard } from '../features/account/components/your-data-card';
+import { useConnectionAnnouncement } from '../features/account/use-connection-announcement';
 import { useAuth } from '../hooks/use-auth';
 import { paths } from '../lib/paths';
 
 export default function AccountPage() {
   const { user, isLoading } = useAuth();
+  useConnectionAnnouncement();
   if (isLoading) {
     return (
       <Page title="My Account">
@@ -17,13 +26,38 @@ export default function AccountPage() {
   }
   if (!user) return <Redirect to={paths.auth} replace />;
   return (
-    <Page title="My Account" description="Your profile and plan.">
-      <div className="grid gap-6">
-        <ProfileCard user={user} />
-        <div>
-          <SignOutButton />
-        </div>
-      </div>
+    <Page title="My Account" description="Your profile, plan, connections and data.">
+      <AccountSections />
     </Page>
+  );
+}
+
+function AccountSections() {
+  const { user } = useAuth();
+  const profile = useAccountProfile();
+  if (!user) return null;
+  return (
+    <div className="grid gap-6">
+      <ProfileCard user={profile.data ?? user} />
+      {profile.data ? (
+        <>
+          <PublicProfileCard profile={profile.data} />
+          <ConnectionsCard profile={profile.data} />
+        </>
+      ) : profile.isError ? (
+        <p role="alert" className="text-sm text-red-800">
+          Your account details could not be loaded. Please reload the page.
+        </p>
+      ) : (
+        <Spinner label="Loading your connections" />
+      )}
+      <PlanUsageCard />
+      <TransferHistoryCard />
+      <SavedDataCard />
+      <YourDataCard username={user.username} />
+      <div>
+        <SignOutButton />
+      </div>
+    </div>
   );
 }

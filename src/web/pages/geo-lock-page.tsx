@@ -1,10 +1,14 @@
-import { PlaceholderPage } from '../components/layout/page';
+import { Page } from '../components/layout/page';
+import { GeoLockPanel } from '../features/geo-lock/geo-lock-panel';
 
 export default function GeoLockPage() {
   return (
-    <PlaceholderPage
+    <Page
       title="Geo-Lock Bypass"
       description="Find alternatives for tracks that are unavailable in a region."
-    />
+      width="normal"
+    >
+      <GeoLockPanel />
+    </Page>
   );
 }

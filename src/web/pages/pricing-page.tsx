@@ -1,5 +1,30 @@
-import { PlaceholderPage } from '../components/layout/page';
+import { Page } from '../components/layout/page';
+import { PlanCards } from '../features/pricing/plan-cards';
+import { PricingTable } from '../features/pricing/pricing-table';
+import { useAuth } from '../hooks/use-auth';
 
 export default function PricingPage() {
-  return <PlaceholderPage title="Pricing" description="Free, Pro and Vault+ plans." />;
+  const { user } = useAuth();
+  const currentPlan = user?.plan ?? null;
+  return (
+    <Page
+      title="Pricing"
+      width="wide"
+      description="Free gets you one transfer a month. Pro makes transfers unlimited. Vault+ adds daily backups, ZIP export and cloud save."
+    >
+      <div className="grid gap-10">
+        <PlanCards currentPlan={currentPlan} />
+        <section aria-labelledby="compare-plans" className="grid gap-4">
+          <h2 id="compare-plans" className="text-xl font-semibold text-slate-900">
+            Compare plans
+          </h2>
+          <PricingTable currentPlan={currentPlan} />
+          <p className="text-sm text-slate-600">
+            The free plan counts transfers over a rolling 30 days: a transfer stops counting 30 days after you
+            started it. Failed transfers never count.
+          </p>
+        </section>
+      </div>
+    </Page>
+  );
 }

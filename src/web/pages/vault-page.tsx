@@ -1,10 +1,54 @@
-import { PlaceholderPage } from '../components/layout/page';
+import { Page } from '../components/layout/page';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
+import { Spinner } from '../components/ui/spinner';
+import { BackupList } from '../features/vault/backup-list';
+import { BackupNow } from '../features/vault/backup-now';
+import { VaultOffer } from '../features/vault/vault-offer';
+import { useAuth } from '../hooks/use-auth';
 
 export default function VaultPage() {
+  const { user, isLoading } = useAuth();
+  if (isLoading) {
+    return (
+      <Page title="Vault+">
+        <Spinner label="Loading" />
+      </Page>
+    );
+  }
+  if (user?.plan !== 'vault') {
+    return (
+      <Page
+        title="Vault+"
+        description="Vault+ keeps a daily backup of your playlists, so a deleted or lost playlist is never gone for good."
+      >
+        <VaultOffer signedIn={user !== null} />
+      </Page>
+    );
+  }
   return (
-    <PlaceholderPage
+    <Page
       title="Vault+"
-      description="Back up your playlists, export them as ZIP and save them to the cloud."
-    />
+      description="Crossfade backs up the playlists on your connected services every day. Restore any playlist to Spotify or Apple Music."
+    >
+      <div className="grid gap-6">
+        <Card>
+          <CardHeader>
+            <CardTitle>Back up now</CardTitle>
+            <CardDescription>
+              Saves every playlist on each connected service now, in addition to the daily backup.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <BackupNow />
+          </CardContent>
+        </Card>
+        <section aria-labelledby="backups-heading" className="grid gap-4">
+          <h2 id="backups-heading" className="text-xl font-semibold text-slate-900">
+            Your backups
+          </h2>
+          <BackupList />
+        </section>
+      </div>
+    </Page>
   );
 }

@@ -1,10 +1,14 @@
-import { PlaceholderPage } from '../components/layout/page';
+import { Page } from '../components/layout/page';
+import { VisualizationsView } from '../features/visualizations/visualizations-view';
 
 export default function VisualizationsPage() {
   return (
-    <PlaceholderPage
+    <Page
       title="Features"
-      description="Explore your taste graph, your taste timeline, exports, friend merges and geo-lock alternatives."
-    />
+      width="wide"
+      description="Explore your taste graph and taste timeline, export playlists, merge with a friend and find alternatives for region-locked tracks."
+    >
+      <VisualizationsView />
+    </Page>
   );
 }

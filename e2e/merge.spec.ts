@@ -1,0 +1,132 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { expectToast } from './support/toasts';
+import { registerThroughApi, uniqueUser } from './support/users';
+
+test.describe.configure({ timeout: 120_000 });
+
+async function expectAxeClean(page: Page, label: string) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const serious = results.violations.filter(
+    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+  );
+  expect(
+    serious.map(
+      (violation) => `${label}: ${violation.id} ${violation.nodes.map((node) => node.target).join(' ')}`,
+    ),
+  ).toEqual([]);
+}
+
+/** Connects the signed-in page's user through the sandbox consent page, from the transfer wizard. */
+async function connectThroughUi(page: Page, service: 'Spotify' | 'Apple Music') {
+  await page.goto('/transfer');
+  await page.getByRole('button', { name: `Connect ${service}` }).click();
+  await page.getByRole('button', { name: service === 'Spotify' ? 'Agree' : 'Allow', exact: true }).click();
+  await expect(page).toHaveURL(/\/transfer$/);
+  await expectToast(page, `Connected to ${service}`);
+}
+
+/**
+ * The e2e server keeps mail in <DATA_DIR>/outbox, DATA_DIR being a fresh `crossfade-e2e-*` folder in the
+ * temp directory: the newest message to `to` among them is the one this test caused.
+ */
+async function readOutboxMail(to: string): Promise<string> {
+  const roots = (await readdir(tmpdir())).filter((name) => name.startsWith('crossfade-e2e-'));
+  const found: { text: string; mtime: number }[] = [];
+  for (const root of roots) {
+    const folder = join(tmpdir(), root, 'outbox');
+    const files = await readdir(folder).catch(() => [] as string[]);
+    for (const file of files) {
+      const path = join(folder, file);
+      const text = await readFile(path, 'utf8');
+      if (text.includes(`To: ${to}`)) found.push({ text, mtime: (await stat(path)).mtimeMs });
+    }
+  }
+  found.sort((a, b) => b.mtime - a.mtime);
+  const newest = found[0];
+  if (!newest) throw new Error(`no outbox mail to ${to}`);
+  return newest.text;
+}
+
+test('invite by e-mail, the friend answers from the link, and both see the merged playlist', async ({
+  browser,
+}) => {
+  const inviterContext = await browser.newContext();
+  const page = await inviterContext.newPage();
+  const inviter = await registerThroughApi(page, uniqueUser('inviter'));
+  await connectThroughUi(page, 'Spotify');
+
+  await page.goto('/merge');
+  await expect(page.getByRole('heading', { level: 1, name: 'Friend Merge' })).toBeVisible();
+  await page.getByRole('button', { name: 'Send Invite' }).click();
+  await expectToast(page, 'Missing information', "Please select a playlist and enter your friend's email");
+
+  await page.getByRole('button', { name: /^Road Trip/ }).click();
+  await page.getByRole('button', { name: 'Send Invite' }).click();
+  await expectToast(page, 'Missing information', "Please select a playlist and enter your friend's email");
+
+  const friend = uniqueUser('friend');
+  await page.getByLabel("Friend's email").fill(friend.email);
+  await page.getByRole('button', { name: 'Send Invite' }).click();
+  await expect(page.getByRole('heading', { name: 'Share link ready' })).toBeVisible();
+  const link = await page.getByRole('textbox', { name: 'Invitation link' }).inputValue();
+  await expectAxeClean(page, 'share link ready');
+  expect(link).toMatch(/\/merge\/invite\/[A-Za-z0-9_-]+$/);
+  await expect(page.getByTestId('merge-invitation').filter({ hasText: friend.email })).toContainText(
+    'Waiting for your friend',
+  );
+
+  // The friend gets the link by mail (the outbox, with no SMTP server configured).
+  const mail = await readOutboxMail(friend.email);
+  expect(mail).toContain(link);
+  expect(mail).toContain('Road Trip');
+
+  const friendContext = await browser.newContext();
+  const friendPage = await friendContext.newPage();
+  await registerThroughApi(friendPage, friend);
+  await connectThroughUi(friendPage, 'Spotify');
+  await friendPage.goto(new URL(link).pathname);
+  await expect(friendPage.getByText(`Merge with ${inviter.username}'s "Road Trip"`)).toBeVisible();
+  await expectAxeClean(friendPage, 'invitation page');
+  await friendPage.getByRole('button', { name: /^Late Night Jazz/ }).click();
+  await friendPage.getByRole('button', { name: 'Merge Playlists' }).click();
+  await expectToast(friendPage, 'Playlists merged!');
+  const result = friendPage.getByRole('region', { name: 'Merged playlist' });
+  await expect(result.getByText('AI Insight')).toBeVisible();
+  const playlistName = (await result.getByRole('heading', { level: 3 }).textContent()) ?? '';
+  expect(playlistName).not.toBe('');
+
+  // The inviter sees it in their invitations and opens the same merged playlist.
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  const row = page.getByTestId('merge-invitation').filter({ hasText: friend.email });
+  await expect(row).toContainText('Merged');
+  await row.getByRole('link', { name: 'View merged playlist' }).click();
+  await expect(page).toHaveURL(/\/m\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { level: 1, name: playlistName })).toBeVisible();
+  await expectAxeClean(page, 'merged playlist page');
+  await expect(page.getByText(`${inviter.username}'s "Road Trip"`)).toBeVisible();
+
+  // Opening the used link again points at the result instead of merging twice.
+  await friendPage.goto(new URL(link).pathname);
+  await expect(friendPage.getByText('This invitation has already been answered.')).toBeVisible();
+
+  await inviterContext.close();
+  await friendContext.close();
+});
+
+test('an invitation link that does not exist says so', async ({ page }) => {
+  await page.goto('/merge/invite/not-a-real-token');
+  await expect(
+    page.getByText('This invitation link is not valid. Ask your friend to send a new one.'),
+  ).toBeVisible();
+});
+
+test('the merge page asks signed-out visitors to sign in', async ({ page }) => {
+  await page.goto('/merge');
+  await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
+});

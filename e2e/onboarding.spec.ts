@@ -1,0 +1,83 @@
+import { expect, type Page, type Request, test } from '@playwright/test';
+import { eventBatchSchema } from '../src/shared/api/events';
+import { registerThroughApi } from './support/users';
+
+const conversation = (page: Page) => page.getByRole('list', { name: 'Conversation' });
+const composer = (page: Page) => page.getByLabel('Message', { exact: true });
+const sendButton = (page: Page) => page.getByRole('button', { name: 'Send' });
+
+async function waitForReply(page: Page, count: number) {
+  await expect(conversation(page).getByRole('listitem')).toHaveCount(count);
+  await expect(page.getByText('The assistant is typing…')).toHaveCount(0);
+}
+
+/** The analytics events the page posts to our collector. */
+function recordEvents(page: Page) {
+  const events: { event: string; properties: Record<string, unknown> }[] = [];
+  page.on('request', (request: Request) => {
+    if (request.method() !== 'POST' || !request.url().endsWith('/api/events')) return;
+    events.push(...eventBatchSchema.parse(request.postDataJSON()).events);
+  });
+  return events;
+}
+
+test.beforeEach(async ({ page }) => {
+  await registerThroughApi(page);
+});
+
+test('chatting about a lost playlist leads to /recreate through the completion card', async ({ page }) => {
+  const events = recordEvents(page);
+  await page.goto('/onboarding');
+  await expect(page.getByRole('heading', { level: 1, name: 'Welcome' })).toBeVisible();
+  await waitForReply(page, 1);
+
+  await expect(sendButton(page)).toBeDisabled();
+  await composer(page).fill('   ');
+  await expect(sendButton(page)).toBeDisabled();
+
+  // Shift+Enter adds a line; Enter sends.
+  await composer(page).fill('Hello');
+  await composer(page).press('Shift+Enter');
+  await expect(composer(page)).toHaveValue('Hello\n');
+  await expect(conversation(page).getByRole('listitem')).toHaveCount(1);
+  await composer(page).press('Enter');
+  await expect(composer(page)).toHaveValue('');
+  await expect(sendButton(page)).toBeDisabled();
+  await waitForReply(page, 3);
+  await expect(page.getByRole('region', { name: "You're all set" })).toHaveCount(0);
+
+  await composer(page).fill('I lost a mix I loved and want to recover it');
+  await sendButton(page).click();
+  await waitForReply(page, 5);
+
+  const card = page.getByRole('region', { name: "You're all set" });
+  await expect(card.getByText('Recreate a lost playlist')).toBeVisible();
+  await card.getByRole('button', { name: 'Complete' }).click();
+  await expect(page).toHaveURL(/\/recreate$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Recreate a Playlist' })).toBeVisible();
+  await expect
+    .poll(() => events.map((event) => event.event), { timeout: 15_000 })
+    .toEqual(expect.arrayContaining(['onboarding_started', 'onboarding_completed']));
+  expect(events.find((event) => event.event === 'onboarding_completed')?.properties).toEqual({
+    selected_option: '/recreate',
+  });
+});
+
+test('a quick reply is sent as the person’s message', async ({ page }) => {
+  await page.goto('/onboarding');
+  await waitForReply(page, 1);
+  const first = page.getByRole('group', { name: 'Quick replies' }).getByRole('button').first();
+  const label = (await first.textContent()) ?? '';
+  await first.click();
+  await expect(conversation(page).getByRole('listitem').nth(1)).toContainText(label);
+});
+
+test('Skip Chat goes to /transfer', async ({ page }) => {
+  const events = recordEvents(page);
+  await page.goto('/onboarding');
+  await page.getByRole('button', { name: 'Skip Chat' }).click();
+  await expect(page).toHaveURL(/\/transfer$/);
+  await expect
+    .poll(() => events.map((event) => event.event), { timeout: 15_000 })
+    .toContain('onboarding_skipped');
+});

@@ -1,0 +1,86 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../server/auth/passwords';
+import { openDatabase } from '../server/db/client';
+import { users } from '../server/db/schema';
+
+const run = promisify(execFile);
+let dataDir: string;
+
+/** Runs the CLI as an operator would, against a PGlite data directory. */
+async function crossfade(...args: string[]) {
+  const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+  delete env.DATABASE_URL;
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+      env,
+      cwd: process.cwd(),
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+async function planOf(username: string) {
+  const handle = await openDatabase({ dataDir });
+  try {
+    const [row] = await handle.db
+      .select({ plan: users.plan })
+      .from(users)
+      .where(eq(users.username, username));
+    return row?.plan;
+  } finally {
+    await handle.close();
+  }
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'crossfade-cli-'));
+  const handle = await openDatabase({ dataDir });
+  await handle.db.insert(users).values({
+    username: 'alice',
+    email: 'alice@example.com',
+    passwordHash: await hashPassword('correct horse'),
+  });
+  await handle.close();
+}, 120_000);
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe('crossfade plan set', () => {
+  it('changes the plan and says so in one line', async () => {
+    const result = await crossfade('plan', 'set', 'alice', 'vault');
+    expect(result).toMatchObject({ code: 0, stdout: 'alice is now on Vault+\n' });
+    expect(await planOf('alice')).toBe('vault');
+
+    const back = await crossfade('plan', 'set', 'ALICE', 'pro');
+    expect(back.stdout).toBe('alice is now on Pro\n');
+    expect(await planOf('alice')).toBe('pro');
+  }, 120_000);
+
+  it('exits 1 with a clear error for an unknown user, plan or command', async () => {
+    const unknownUser = await crossfade('plan', 'set', 'bob', 'pro');
+    expect(unknownUser).toMatchObject({ code: 1, stdout: '' });
+    expect(unknownUser.stderr).toContain('No user named "bob".');
+
+    const unknownPlan = await crossfade('plan', 'set', 'alice', 'gold');
+    expect(unknownPlan.code).toBe(1);
+    expect(unknownPlan.stderr).toContain('Unknown plan "gold". Use free, pro or vault.');
+
+    const unknownCommand = await crossfade('launch');
+    expect(unknownCommand.code).toBe(1);
+    expect(unknownCommand.stderr).toContain('Unknown command "launch".');
+    expect(unknownCommand.stderr).toContain('plan set <username> free|pro|vault');
+
+    const missing = await crossfade('plan', 'set', 'alice');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Usage: plan set <username> free|pro|vault');
+    expect(await planOf('alice')).not.toBe('gold');
+  }, 120_000);
+});

@@ -1,0 +1,69 @@
+import { and, eq, exists, inArray } from 'drizzle-orm';
+import type { AppDeps } from '../app-context';
+import { jobs, providerConnections, users } from '../db/schema';
+import { enqueueJob } from '../jobs/job-queue';
+import { BACKUP_JOB_KIND, type BackupJobPayload } from './backup-job';
+
+const HOUR_MS = 60 * 60_000;
+
+export const dailyBackupKey = (userId: string, day: Date) =>
+  `backup:${userId}:${day.toISOString().slice(0, 10)}`;
+
+/**
+ * Enqueues today's (UTC) backup for every Vault+ member with a connected service. The dedupe key makes
+ * this safe to run as often as we like, from as many processes as we like: one backup per person a day.
+ * Answers how many jobs this call newly created.
+ */
+export async function scheduleDailyBackups(
+  deps: Pick<AppDeps, 'db' | 'jobs'>,
+  now = new Date(),
+): Promise<number> {
+  const members = await deps.db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        eq(users.plan, 'vault'),
+        exists(
+          deps.db
+            .select({ userId: providerConnections.userId })
+            .from(providerConnections)
+            .where(eq(providerConnections.userId, users.id)),
+        ),
+      ),
+    );
+  if (members.length === 0) return 0;
+  const keys = members.map((member) => dailyBackupKey(member.id, now));
+  const existing = await deps.db
+    .select({ key: jobs.dedupeKey })
+    .from(jobs)
+    .where(inArray(jobs.dedupeKey, keys));
+  for (const member of members) {
+    const payload: BackupJobPayload = { userId: member.id, trigger: 'scheduled' };
+    await enqueueJob(deps.db, {
+      kind: BACKUP_JOB_KIND,
+      userId: member.id,
+      payload,
+      dedupeKey: dailyBackupKey(member.id, now),
+      maxAttempts: 3,
+    });
+  }
+  // Informational only (for the log): another process may have enqueued some meanwhile.
+  const created = members.length - existing.length;
+  if (created > 0) deps.jobs.poke();
+  return created;
+}
+
+/** Schedules at start and then hourly (a day boundary is caught within the hour). Returns a stop function. */
+export function startBackupScheduler(deps: Pick<AppDeps, 'db' | 'jobs' | 'logger'>): () => void {
+  const run = () =>
+    scheduleDailyBackups(deps)
+      .then((created) => {
+        if (created > 0) deps.logger.info({ created }, 'daily backups scheduled');
+      })
+      .catch((error) => deps.logger.error({ err: error }, 'scheduling daily backups failed'));
+  void run();
+  const timer = setInterval(run, HOUR_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}

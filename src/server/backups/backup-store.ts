@@ -1,0 +1,71 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { BackupDetail, BackupSummary, RestoreResponse } from '../../shared/api/backups';
+import { SERVICE_LABELS, type ServiceId } from '../../shared/services';
+import type { AppDeps } from '../app-context';
+import { backupSnapshots } from '../db/schema';
+import { notFound } from '../http/errors';
+import { saveImportedPlaylist } from '../playlists/source-playlists';
+import { parseBackupContents, toBackupDetail, toBackupSummary } from './backup-contents';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function listBackups(deps: AppDeps, userId: string): Promise<BackupSummary[]> {
+  const rows = await deps.db
+    .select({
+      id: backupSnapshots.id,
+      service: backupSnapshots.service,
+      trigger: backupSnapshots.trigger,
+      playlistCount: backupSnapshots.playlistCount,
+      trackCount: backupSnapshots.trackCount,
+      createdAt: backupSnapshots.createdAt,
+    })
+    .from(backupSnapshots)
+    .where(eq(backupSnapshots.userId, userId))
+    .orderBy(desc(backupSnapshots.createdAt));
+  return rows.map(toBackupSummary);
+}
+
+async function loadSnapshot(deps: AppDeps, userId: string, snapshotId: string) {
+  const [row] = UUID.test(snapshotId)
+    ? await deps.db
+        .select()
+        .from(backupSnapshots)
+        .where(and(eq(backupSnapshots.id, snapshotId), eq(backupSnapshots.userId, userId)))
+    : [];
+  if (!row) throw notFound('That backup does not exist (any more).');
+  return row;
+}
+
+export async function getBackup(deps: AppDeps, userId: string, snapshotId: string): Promise<BackupDetail> {
+  return toBackupDetail(await loadSnapshot(deps, userId, snapshotId));
+}
+
+/**
+ * Restores one playlist of a snapshot through the normal transfer pipeline: its tracks become an imported
+ * playlist, which the wizard then matches, lets the person review, and creates on the destination.
+ */
+export async function restoreBackupPlaylist(
+  deps: AppDeps,
+  userId: string,
+  snapshotId: string,
+  input: { playlistId: string; destinationService: ServiceId },
+): Promise<RestoreResponse> {
+  const row = await loadSnapshot(deps, userId, snapshotId);
+  const playlist = parseBackupContents(row.contents).playlists.find(
+    (candidate) => candidate.id === input.playlistId,
+  );
+  if (!playlist) throw notFound('That playlist is not in this backup.');
+  const day = row.createdAt.toISOString().slice(0, 10);
+  const name = `${playlist.name} (${SERVICE_LABELS[row.service]} backup ${day})`;
+  const id = await saveImportedPlaylist(deps, {
+    userId,
+    name,
+    originService: row.service,
+    tracks: playlist.tracks,
+  });
+  return {
+    playlist: { id, name, trackCount: playlist.tracks.length },
+    sourceService: row.service,
+    destinationService: input.destinationService,
+  };
+}

@@ -1,0 +1,203 @@
+import { desc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { MergedPlaylist, MergedTrack, MergePlaylistsResponse } from '../../shared/api/merge';
+import type { AppDeps } from '../app-context';
+import { mergedPlaylists } from '../db/schema';
+import { notFound } from '../http/errors';
+import type { MusicProvider, NormalizedTrack } from '../providers/types';
+import { bridgeQueries, type MergeResult, mergePlaylists } from './merge-playlists';
+import type { LoadedSide } from './playlist-refs';
+
+/** What a merged_playlists row keeps per track: enough to show it and to save it to either service. */
+export const storedTrackSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  artists: z.array(z.string()),
+  album: z.string(),
+  source: z.enum(['you', 'friend', 'both', 'bridge']),
+  service: z.enum(['spotify', 'apple']),
+  trackId: z.string(),
+  uri: z.string(),
+  durationMs: z.number(),
+  isrc: z.string().optional(),
+  explicit: z.boolean().optional(),
+});
+export type StoredTrack = z.infer<typeof storedTrackSchema>;
+
+const sideSummarySchema = z.object({ name: z.string(), owner: z.string() }).partial();
+const storedSourcesSchema = z.object({ you: sideSummarySchema, friend: sideSummarySchema }).partial();
+
+const SEARCH_LIMIT = 10;
+
+async function searchBridgeCandidates(
+  provider: MusicProvider,
+  you: readonly NormalizedTrack[],
+  friend: readonly NormalizedTrack[],
+): Promise<NormalizedTrack[]> {
+  const found: NormalizedTrack[] = [];
+  for (const query of bridgeQueries(you, friend)) {
+    const tracks = await provider.searchTracks(query, { limit: SEARCH_LIMIT });
+    // A bridge by a shared artist must really be theirs, not a search's loose neighbour.
+    found.push(...(query.artist ? tracks.filter((t) => t.artists.includes(query.artist ?? '')) : tracks));
+  }
+  return found;
+}
+
+export interface CreateMergeInput {
+  ownerId: string | null;
+  you: LoadedSide;
+  friend: LoadedSide;
+  mixRatio: [number, number];
+  includeBridgeTracks: boolean;
+  /** Where bridge tracks are searched: the merging person's own service. */
+  searchProvider: MusicProvider | null;
+  invitationId?: string;
+}
+
+export interface CreatedMerge {
+  response: MergePlaylistsResponse;
+  result: MergeResult;
+}
+
+export async function createMerge(deps: AppDeps, input: CreateMergeInput): Promise<CreatedMerge> {
+  const { you, friend } = input;
+  let bridgeCandidates: NormalizedTrack[] = [];
+  if (input.includeBridgeTracks && input.searchProvider) {
+    try {
+      bridgeCandidates = await searchBridgeCandidates(input.searchProvider, you.tracks, friend.tracks);
+    } catch (error) {
+      // Bridges are a bonus: a failed search still gives the person their merge.
+      deps.logger.warn({ err: error }, 'bridge track search failed');
+    }
+  }
+  const result = mergePlaylists({
+    you: you.tracks,
+    friend: friend.tracks,
+    mixRatio: input.mixRatio,
+    includeBridgeTracks: input.includeBridgeTracks,
+    bridgeCandidates,
+  });
+  const serviceOf = (side: string) =>
+    side === 'you'
+      ? you.service
+      : side === 'friend'
+        ? friend.service
+        : (input.searchProvider?.service ?? you.service);
+  const stored: StoredTrack[] = result.entries.map((entry) => ({
+    id: entry.id,
+    name: entry.track.name,
+    artists: entry.track.artists,
+    album: entry.track.album,
+    source: entry.source,
+    service: serviceOf(entry.side),
+    trackId: entry.track.id,
+    uri: entry.track.uri,
+    durationMs: entry.track.durationMs,
+    ...(entry.track.isrc ? { isrc: entry.track.isrc } : {}),
+    ...(entry.track.explicit !== undefined ? { explicit: entry.track.explicit } : {}),
+  }));
+  const insight = await deps.ai.mergeInsight({
+    yourName: you.owner,
+    friendName: friend.owner,
+    sharedArtists: result.overlap.sharedArtists,
+    sharedGenres: result.overlap.sharedGenres,
+    yourTopGenres: result.overlap.yourTopGenres,
+    friendTopGenres: result.overlap.friendTopGenres,
+    overlapTrackCount: result.overlap.overlapTrackCount,
+    totalTracks: stored.length,
+    mixRatio: input.mixRatio,
+    bridgeTrackCount: result.counts.bridge,
+  });
+  const [row] = await deps.db
+    .insert(mergedPlaylists)
+    .values({
+      userId: input.ownerId,
+      name: insight.playlistName,
+      tracks: stored,
+      insightSummary: insight.insightSummary,
+      mixRatio: input.mixRatio,
+      sources: {
+        you: { service: you.service, playlistId: you.playlistId, name: you.name, owner: you.owner },
+        friend: {
+          service: friend.service,
+          playlistId: friend.playlistId,
+          name: friend.name,
+          owner: friend.owner,
+        },
+      },
+      invitationId: input.invitationId ?? null,
+    })
+    .returning({ id: mergedPlaylists.id });
+  if (!row) throw new Error('merged playlist insert returned no row');
+  return {
+    result,
+    response: {
+      playlistName: insight.playlistName,
+      tracks: stored.map(toMergedTrack),
+      insightSummary: insight.insightSummary,
+      newPlaylistId: row.id,
+    },
+  };
+}
+
+const toMergedTrack = (track: StoredTrack): MergedTrack => ({
+  id: track.id,
+  name: track.name,
+  artists: track.artists,
+  album: track.album,
+  source: track.source,
+  service: track.service,
+});
+
+export const isUuid = (value: string) =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+
+const MISSING = 'That merged playlist does not exist.';
+
+export async function loadMergedRow(deps: AppDeps, id: string) {
+  const [row] = isUuid(id)
+    ? await deps.db.select().from(mergedPlaylists).where(eq(mergedPlaylists.id, id))
+    : [];
+  if (!row) throw notFound(MISSING);
+  return { ...row, tracks: z.array(storedTrackSchema).parse(row.tracks) };
+}
+
+export async function publicMergedPlaylist(deps: AppDeps, id: string): Promise<MergedPlaylist> {
+  const row = await loadMergedRow(deps, id);
+  const sources = storedSourcesSchema.safeParse(row.sources);
+  const side = (value: { name?: string | undefined; owner?: string | undefined } | undefined) =>
+    value?.name ? { name: value.name, owner: value.owner ?? '' } : undefined;
+  const yourSide = sources.success ? side(sources.data.you) : undefined;
+  const friendSide = sources.success ? side(sources.data.friend) : undefined;
+  return {
+    id: row.id,
+    name: row.name,
+    tracks: row.tracks.map(toMergedTrack),
+    insightSummary: row.insightSummary,
+    mixRatio: row.mixRatio,
+    createdAt: row.createdAt.toISOString(),
+    ...(yourSide ? { yourPlaylist: yourSide } : {}),
+    ...(friendSide ? { friendPlaylist: friendSide } : {}),
+  };
+}
+
+/** The person's latest merge holding every one of these ids (save-playlist called with ids alone). */
+export async function findMergeWithTracks(deps: AppDeps, userId: string, ids: readonly string[]) {
+  const rows = await deps.db
+    .select({ id: mergedPlaylists.id, tracks: mergedPlaylists.tracks })
+    .from(mergedPlaylists)
+    .where(eq(mergedPlaylists.userId, userId))
+    .orderBy(desc(mergedPlaylists.createdAt))
+    .limit(20);
+  const match = rows.find((row) => {
+    const have = new Set(
+      z
+        .array(storedTrackSchema)
+        .parse(row.tracks)
+        .map((track) => track.id),
+    );
+    return ids.every((id) => have.has(id));
+  });
+  if (!match) throw notFound('Those tracks are not part of any of your merged playlists.');
+  return match.id;
+}

@@ -1,0 +1,64 @@
+import { Hono } from 'hono';
+import { deleteCookie } from 'hono/cookie';
+import {
+  ACCOUNT_EXPORT_FILE_NAME,
+  accountDeleteSchema,
+  accountUpdateSchema,
+  checkoutRequestSchema,
+} from '../../shared/api/account';
+import { SESSION_COOKIE } from '../../shared/api/auth';
+import { deleteAccount } from '../account/account-deletion';
+import { buildAccountExport } from '../account/account-export';
+import { loadAccountProfile, setPublicProfile } from '../account/account-profile';
+import type { AppDeps, AppEnv } from '../app-context';
+import { startCheckout } from '../billing/checkout';
+import { type PaymentProvider, resolvePaymentProvider } from '../billing/payment-provider';
+import { requireUser } from '../http/require-user';
+import { readJson } from '../http/validation';
+import { transferUsage } from '../plans/plan-limits';
+
+/**
+ * The account area (/account): profile, the public-profile switch, plan usage, "Download my data",
+ * account deletion, and starting an upgrade (/pricing).
+ */
+export function accountRoutes(
+  deps: AppDeps,
+  paymentProvider: PaymentProvider | null = resolvePaymentProvider(deps.config),
+) {
+  const { db } = deps;
+  return new Hono<AppEnv>()
+    .get('/account', async (c) => {
+      const user = requireUser(c);
+      return c.json(await loadAccountProfile(db, user.id));
+    })
+    .patch('/account', async (c) => {
+      const user = requireUser(c);
+      const { publicProfile } = await readJson(c, accountUpdateSchema);
+      await setPublicProfile(db, user.id, publicProfile);
+      return c.json(await loadAccountProfile(db, user.id));
+    })
+    .delete('/account', async (c) => {
+      const user = requireUser(c);
+      const { confirmUsername } = await readJson(c, accountDeleteSchema);
+      await deleteAccount(db, user.id, confirmUsername);
+      deps.logger.info({ userId: user.id }, 'account deleted');
+      deleteCookie(c, SESSION_COOKIE, { path: '/' });
+      return c.body(null, 204);
+    })
+    .get('/account/export', async (c) => {
+      const user = requireUser(c);
+      const data = await buildAccountExport(db, user.id);
+      c.header('Content-Disposition', `attachment; filename="${ACCOUNT_EXPORT_FILE_NAME}"`);
+      c.header('Cache-Control', 'no-store');
+      return c.json(data);
+    })
+    .get('/usage', async (c) => {
+      const user = requireUser(c);
+      return c.json(await transferUsage(db, user.id, user.plan));
+    })
+    .post('/billing/checkout', async (c) => {
+      const user = requireUser(c);
+      const { plan } = await readJson(c, checkoutRequestSchema);
+      return c.json(await startCheckout(paymentProvider, user, plan));
+    });
+}

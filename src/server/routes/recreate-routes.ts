@@ -1,0 +1,27 @@
+import { Hono } from 'hono';
+import { recreateFromLinkRequestSchema, recreateRequestSchema } from '../../shared/api/recreate';
+import type { AppDeps, AppEnv } from '../app-context';
+import { requireUser } from '../http/require-user';
+import { readJson } from '../http/validation';
+import { ListProblemError, recreateFromLink, recreateFromList } from '../recreate/recreate-playlist';
+
+/** /recreate: a lost playlist rebuilt from a pasted list or a share link, then handed to the wizard. */
+export function recreateRoutes(deps: AppDeps) {
+  return new Hono<AppEnv>()
+    .post('/recreate', async (c) => {
+      const user = requireUser(c);
+      const request = await readJson(c, recreateRequestSchema);
+      try {
+        return c.json(await recreateFromList(deps, user, request), 201);
+      } catch (error) {
+        if (error instanceof ListProblemError)
+          return c.json({ message: error.message, problems: error.problems }, 400);
+        throw error;
+      }
+    })
+    .post('/recreate/from-link', async (c) => {
+      const user = requireUser(c);
+      const { playlistUrl } = await readJson(c, recreateFromLinkRequestSchema);
+      return c.json(await recreateFromLink(deps, user, playlistUrl), 201);
+    });
+}

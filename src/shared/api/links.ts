@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { serviceIdSchema } from '../services';
+
+/**
+ * Shareable ("sniper") links (spec sections 2, 3, 5): the owner's API under /api/links and the public
+ * landing page's API under /api/public/links/:slug.
+ */
+
+export const LINK_MESSAGES = {
+  missingTitle: 'Missing information',
+  missingName: 'Please enter a name for your link',
+  createFailedTitle: 'Error creating link',
+  createFailed: 'There was a problem creating your sniper link',
+  emailRequiredTitle: 'Email required',
+  emailRequired: 'Please enter your email to sign up',
+  invalidEmail: 'Please enter a valid email address',
+  inactive: 'This link is no longer active.',
+  notFound: 'That link does not exist.',
+  signedUp: "You're signed up!",
+  alreadySignedUp: "You're already signed up",
+} as const;
+
+export const MAX_LINK_NAME_LENGTH = 100;
+export const MAX_LINK_URL_LENGTH = 2048;
+export const MAX_SIGNUP_EMAIL_LENGTH = 254;
+/** Days the owner's chart covers, today included. */
+export const LINK_STATS_DAYS = 30;
+
+export const createLinkRequestSchema = z.object({
+  name: z
+    .string({ error: LINK_MESSAGES.missingName })
+    .trim()
+    .min(1, LINK_MESSAGES.missingName)
+    .max(MAX_LINK_NAME_LENGTH, `The name must be at most ${MAX_LINK_NAME_LENGTH} characters`),
+  url: z
+    .string({ error: 'The track or playlist URL must be text' })
+    .max(MAX_LINK_URL_LENGTH, 'This is too long to be a Spotify or Apple Music link.')
+    .trim()
+    .optional(),
+});
+export type CreateLinkRequest = z.infer<typeof createLinkRequestSchema>;
+
+export const serviceRefSchema = z.object({ id: z.string(), url: z.string() });
+
+/** What a link points at, resolved on both services; a service is absent when no equivalent was found. */
+export const linkTargetSchema = z.object({
+  kind: z.enum(['track', 'playlist']),
+  spotify: serviceRefSchema.optional(),
+  apple: serviceRefSchema.optional(),
+  title: z.string(),
+  artists: z.array(z.string()),
+  imageUrl: z.string().optional(),
+});
+export type LinkTarget = z.infer<typeof linkTargetSchema>;
+
+export const shareLinkSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  active: z.boolean(),
+  createdAt: z.string(),
+  target: linkTargetSchema.nullable(),
+  /** Distinct visitor-hours that opened the landing page. */
+  views: z.number().int().nonnegative(),
+  /** E-mail signups. */
+  followers: z.number().int().nonnegative(),
+  /** followers / views; 0 while there are no views. */
+  signupRate: z.number().nonnegative(),
+});
+export type ShareLinkDto = z.infer<typeof shareLinkSchema>;
+export const shareLinkListSchema = z.array(shareLinkSchema);
+
+export const updateLinkRequestSchema = z.object({
+  active: z.boolean({ error: 'active must be true or false' }),
+});
+
+export const linkStatsSchema = z.object({
+  days: z.array(
+    z.object({
+      /** `YYYY-MM-DD` in UTC. */
+      date: z.string(),
+      views: z.number().int().nonnegative(),
+      signups: z.number().int().nonnegative(),
+    }),
+  ),
+});
+export type LinkStats = z.infer<typeof linkStatsSchema>;
+
+/** The public landing page: the "Open in" buttons always work, with a search link where nothing matched. */
+export const publicLinkSchema = z.object({
+  slug: z.string(),
+  name: z.string(),
+  target: linkTargetSchema.nullable(),
+  open: z.record(serviceIdSchema, z.object({ url: z.string(), exact: z.boolean() })),
+});
+export type PublicLink = z.infer<typeof publicLinkSchema>;
+
+export const linkSignupRequestSchema = z.object({
+  email: z
+    .string({ error: LINK_MESSAGES.emailRequired })
+    .max(MAX_SIGNUP_EMAIL_LENGTH, LINK_MESSAGES.invalidEmail)
+    .trim()
+    .min(1, LINK_MESSAGES.emailRequired)
+    .pipe(z.email(LINK_MESSAGES.invalidEmail)),
+});
+export const linkSignupResponseSchema = z.object({
+  message: z.string(),
+  alreadySignedUp: z.boolean(),
+});
+export type LinkSignupResponse = z.infer<typeof linkSignupResponseSchema>;
+
+/** Search pages used when a service has no exact equivalent. */
+export function serviceSearchUrl(service: 'spotify' | 'apple', terms: string): string {
+  return service === 'spotify'
+    ? `https://open.spotify.com/search/${encodeURIComponent(terms)}`
+    : `https://music.apple.com/us/search?term=${encodeURIComponent(terms)}`;
+}

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { ONBOARDING_ROUTES } from '../onboarding-routing';
+
+/** The onboarding assistant (spec sections 2, 3, 4): POST /api/claude/onboarding-chat. */
+
+export const MAX_CHAT_MESSAGES = 50;
+export const MAX_CHAT_MESSAGE_LENGTH = 2000;
+/** Messages needed before the completion button works (spec section 2). */
+export const MIN_MESSAGES_TO_COMPLETE = 4;
+
+export const ONBOARDING_MESSAGES = {
+  replyFailedTitle: 'Something went wrong',
+  replyFailed: 'Failed to get a response from Claude',
+} as const;
+
+/** Spec section 3: id, type (assistant or user), content, timestamp, optional options list. */
+export const chatMessageSchema = z.object({
+  id: z.string().max(100).optional(),
+  type: z.enum(['assistant', 'user'], { error: 'Each message needs a type: "assistant" or "user"' }),
+  content: z
+    .string({ error: 'Each message needs its text as content' })
+    .max(
+      MAX_CHAT_MESSAGE_LENGTH,
+      `A message can be at most ${MAX_CHAT_MESSAGE_LENGTH.toLocaleString('en-US')} characters`,
+    ),
+  timestamp: z.string().max(64).optional(),
+  options: z.array(z.string().max(200)).max(10).optional(),
+});
+export type ChatMessageDto = z.infer<typeof chatMessageSchema>;
+
+export const onboardingChatRequestSchema = z.object({
+  messages: z
+    .array(chatMessageSchema, { error: 'messages must be a list of chat messages' })
+    .max(MAX_CHAT_MESSAGES, `A conversation can have at most ${MAX_CHAT_MESSAGES} messages`),
+});
+export type OnboardingChatRequest = z.infer<typeof onboardingChatRequestSchema>;
+
+export const onboardingChatResponseSchema = z.object({
+  content: z.string(),
+  options: z.array(z.string()).optional(),
+  suggestedRoute: z.enum(ONBOARDING_ROUTES),
+  /** Which engine answered: the local one is instant, so the page paces it like a typing assistant. */
+  engine: z.enum(['local', 'anthropic']),
+});
+export type OnboardingChatResponse = z.infer<typeof onboardingChatResponseSchema>;

@@ -1,0 +1,78 @@
+import { useState } from 'react';
+import type { AccountProfile } from '../../../../shared/api/account';
+import { SERVICE_LABELS, type ServiceId } from '../../../../shared/services';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { formatDate } from '../account-api';
+import { connectFromAccount, disconnectFromAccount } from '../account-connections';
+
+const SERVICES: ServiceId[] = ['spotify', 'apple'];
+
+export function ConnectionsCard({ profile }: { profile: AccountProfile }) {
+  const [busy, setBusy] = useState<ServiceId | null>(null);
+  const run = async (service: ServiceId, action: (service: ServiceId) => Promise<void>) => {
+    setBusy(service);
+    try {
+      await action(service);
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Connected services</CardTitle>
+        <CardDescription>
+          Crossfade reads and creates playlists only on the services you connect. Disconnecting deletes the
+          stored access at once.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <ul className="divide-y divide-slate-200">
+          {SERVICES.map((service) => {
+            const connection = profile.connections.find((candidate) => candidate.service === service);
+            const label = SERVICE_LABELS[service];
+            return (
+              <li
+                key={service}
+                aria-labelledby={`connection-${service}`}
+                className="flex flex-wrap items-center justify-between gap-3 py-3"
+              >
+                <div>
+                  <p id={`connection-${service}`} className="font-medium text-slate-900">
+                    {label}
+                  </p>
+                  <p className="text-sm text-slate-600">
+                    {connection
+                      ? `Connected${connection.displayName ? ` as ${connection.displayName}` : ''} since ${formatDate(connection.authorizedAt)}`
+                      : 'Not connected'}
+                  </p>
+                </div>
+                {connection ? (
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    disabled={busy !== null}
+                    onClick={() => run(service, disconnectFromAccount)}
+                    aria-label={`Disconnect ${label}`}
+                  >
+                    Disconnect
+                  </Button>
+                ) : (
+                  <Button
+                    size="sm"
+                    disabled={busy !== null}
+                    onClick={() => run(service, connectFromAccount)}
+                    aria-label={`Connect ${label}`}
+                  >
+                    Connect
+                  </Button>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,52 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId } from 'react';
+import { type AccountProfile, accountProfileSchema } from '../../../../shared/api/account';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Label } from '../../../components/ui/label';
+import { Switch } from '../../../components/ui/switch';
+import { toast } from '../../../hooks/use-toast';
+import { apiJson, serverMessage } from '../../../lib/api-client';
+import { ACCOUNT_KEY } from '../account-api';
+
+export function PublicProfileCard({ profile }: { profile: AccountProfile }) {
+  const id = useId();
+  const queryClient = useQueryClient();
+  const update = useMutation({
+    mutationFn: async (publicProfile: boolean) =>
+      accountProfileSchema.parse(await apiJson<unknown>('PATCH', '/api/account', { publicProfile })),
+    onSuccess: (next) => {
+      queryClient.setQueryData(ACCOUNT_KEY, next);
+      toast({ title: next.publicProfile ? 'Your profile is public' : 'Your profile is private' });
+    },
+    onError: (error) =>
+      toast({
+        title: 'Could not change your profile',
+        description: serverMessage(error) ?? 'Please try again.',
+        variant: 'destructive',
+      }),
+  });
+  const checked = update.isPending ? (update.variables ?? profile.publicProfile) : profile.publicProfile;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Public profile</CardTitle>
+        <CardDescription id={`${id}-hint`}>
+          When this is on, other people can see your taste graph and taste timeline. Your playlists, transfers
+          and e-mail address always stay private.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <div className="flex items-center gap-3">
+          <Switch
+            id={id}
+            checked={checked}
+            disabled={update.isPending}
+            aria-describedby={`${id}-hint`}
+            onCheckedChange={(value) => update.mutate(value)}
+          />
+          <Label htmlFor={id}>Show my taste graph and timeline to others</Label>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,118 @@
+import { ExternalLink } from 'lucide-react';
+import { qualityLabel, type TransferResult } from '../../../../shared/api/transfer';
+import { SERVICE_LABELS } from '../../../../shared/services';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Spinner } from '../../../components/ui/spinner';
+import { formatDate, useTransferHistory } from '../account-api';
+
+const STATUS_LABELS: Record<TransferResult['status'], string> = {
+  queued: 'Waiting to start',
+  running: 'In progress',
+  succeeded: 'Completed',
+  failed: 'Failed',
+};
+
+const linkClass =
+  'text-violet-700 underline underline-offset-4 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-violet-600 rounded';
+
+export function TransferHistoryCard() {
+  const history = useTransferHistory();
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Transfer history</CardTitle>
+        <CardDescription>
+          Every playlist you moved, with a CSV of what happened to each track.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        {history.isPending ? (
+          <Spinner label="Loading your transfers" />
+        ) : history.isError ? (
+          <p className="text-sm text-red-800">Your transfers could not be loaded. Please reload the page.</p>
+        ) : history.data.length === 0 ? (
+          <p className="text-sm text-slate-600">No transfers yet.</p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full min-w-[40rem] text-left text-sm">
+              <caption className="sr-only">Your transfers, newest first</caption>
+              <thead className="border-b border-slate-200 text-slate-600">
+                <tr>
+                  <th scope="col" className="py-2 pr-3 font-medium">
+                    Playlist
+                  </th>
+                  <th scope="col" className="py-2 pr-3 font-medium">
+                    From → to
+                  </th>
+                  <th scope="col" className="py-2 pr-3 font-medium">
+                    Date
+                  </th>
+                  <th scope="col" className="py-2 pr-3 font-medium">
+                    Tracks
+                  </th>
+                  <th scope="col" className="py-2 pr-3 font-medium">
+                    Status
+                  </th>
+                  <th scope="col" className="py-2 font-medium">
+                    <span className="sr-only">Links</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {history.data.map((transfer) => (
+                  <tr key={transfer.transferId}>
+                    <th scope="row" className="py-2 pr-3 font-medium text-slate-900">
+                      {transfer.name}
+                    </th>
+                    <td className="py-2 pr-3">
+                      {SERVICE_LABELS[transfer.sourceService]} → {SERVICE_LABELS[transfer.destinationService]}
+                    </td>
+                    <td className="py-2 pr-3">{formatDate(transfer.createdAt)}</td>
+                    <td className="py-2 pr-3">
+                      {transfer.addedTracks} of {transfer.totalTracks} added
+                      <span className="block text-xs text-slate-600">
+                        {transfer.matchedTracks} matched · {transfer.unmatchedTracks} not found
+                        {transfer.status === 'succeeded'
+                          ? ` · ${qualityLabel(transfer.overallConfidence)} (${transfer.overallConfidence}%)`
+                          : ''}
+                      </span>
+                    </td>
+                    <td className="py-2 pr-3">
+                      {STATUS_LABELS[transfer.status]}
+                      {transfer.error ? (
+                        <span className="block text-xs text-red-800">{transfer.error}</span>
+                      ) : null}
+                    </td>
+                    <td className="py-2">
+                      <div className="flex flex-wrap gap-3">
+                        {transfer.destinationUrl ? (
+                          <a
+                            href={transfer.destinationUrl}
+                            target="_blank"
+                            rel="noreferrer"
+                            className={linkClass}
+                            aria-label={`Open ${transfer.name} on ${SERVICE_LABELS[transfer.destinationService]}`}
+                          >
+                            Open <ExternalLink aria-hidden="true" className="inline h-3 w-3" />
+                          </a>
+                        ) : null}
+                        <a
+                          href={`/api/export/csv/${encodeURIComponent(transfer.transferId)}`}
+                          download
+                          className={linkClass}
+                          aria-label={`Download the CSV of ${transfer.name}`}
+                        >
+                          CSV
+                        </a>
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,68 @@
+import { useState } from 'react';
+import type { MergedTrack } from '../../../shared/api/merge';
+import type { ServiceId } from '../../../shared/services';
+import { Button } from '../../components/ui/button';
+import { toast } from '../../hooks/use-toast';
+import { copyText } from './copy-text';
+import { mergedPlaylistUrl, savePlaylist } from './merge-api';
+
+/** "Save to My Library" and "Share with Friend" with the spec's toasts (sections 2 and 8). */
+export function MergeActions({
+  playlistName,
+  tracks,
+  newPlaylistId,
+  service,
+  canSave = true,
+}: {
+  playlistName: string;
+  tracks: MergedTrack[];
+  newPlaylistId: string;
+  service?: ServiceId;
+  canSave?: boolean;
+}) {
+  const [saving, setSaving] = useState(false);
+  const save = async () => {
+    setSaving(true);
+    try {
+      const saved = await savePlaylist({
+        playlistName,
+        tracks: tracks.map((track) => track.id),
+        newPlaylistId,
+        ...(service ? { service } : {}),
+      });
+      toast({ title: 'Playlist saved!', description: `${saved.saved} tracks added to "${playlistName}".` });
+    } catch {
+      toast({
+        title: 'Save Failed',
+        description: 'Could not save the playlist to your library. Please try again.',
+        variant: 'destructive',
+      });
+    } finally {
+      setSaving(false);
+    }
+  };
+  const share = async () => {
+    try {
+      await copyText(mergedPlaylistUrl(newPlaylistId));
+      toast({ title: 'Link copied!', description: mergedPlaylistUrl(newPlaylistId) });
+    } catch {
+      toast({
+        title: 'Share Failed',
+        description: 'Could not generate a shareable link. Please try again.',
+        variant: 'destructive',
+      });
+    }
+  };
+  return (
+    <>
+      {canSave ? (
+        <Button onClick={save} disabled={saving}>
+          {saving ? 'Saving...' : 'Save to My Library'}
+        </Button>
+      ) : null}
+      <Button variant="outline" onClick={share}>
+        Share with Friend
+      </Button>
+    </>
+  );
+}
