@@ -89,7 +89,8 @@ describe('a transfer survives a crash', () => {
     await server.stop();
 
     // 2. Transfer over a slow network, and kill the server once a few batches are in.
-    server = await start({ SANDBOX_LATENCY_MS: '120' });
+    // Slow enough that the transfer is still running when the request's own short wait (2.5 s) ends.
+    server = await start({ SANDBOX_LATENCY_MS: '600' });
     client.baseUrl = server.url;
     const transfer = (
       await client.post('/api/transfer', {
