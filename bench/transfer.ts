@@ -24,6 +24,7 @@ import { createLogger } from '../src/server/logger';
 import { createRuntime } from '../src/server/runtime';
 import { connectService } from '../src/server/testing/connect-service';
 import { TestClient } from '../src/server/testing/test-server';
+import { waitUntil } from '../src/server/testing/wait-until';
 import type { MatchSetView, TransferResult } from '../src/shared/api/transfer';
 import type { ServiceId } from '../src/shared/services';
 
@@ -35,14 +36,6 @@ const counts = new Map<string, number>();
 let counting = false;
 const endpointOf = (method: string, path: string) =>
   `${method} ${path.replace(/\/(?:[A-Za-z0-9]{22}|[pil]\.[A-Za-z0-9-]+|\d{5,})(?=\/|$)/g, '/{id}')}`;
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 async function main() {
   const catalog: Catalog = generateCatalog({ trackCount: Math.max(24_000, Math.round(TRACKS * 1.6)) });
@@ -133,7 +126,7 @@ async function runDirection(
   const match = (
     await client.post('/api/match', { sourceService: from, destinationService: to, playlistId: playlist.id })
   ).body as MatchSetView;
-  const matched = await until(
+  const matched = await waitUntil(
     async () => (await client.get(`/api/match/${match.matchSetId}`)).body as MatchSetView,
     (view) => view.status !== 'matching',
   );
@@ -146,7 +139,7 @@ async function runDirection(
       matchSetId: matched.matchSetId,
     })
   ).body as TransferResult;
-  const finished = await until(
+  const finished = await waitUntil(
     async () => (await client.get(`/api/transfers/${transfer.transferId}`)).body as TransferResult,
     (current) => current.status === 'succeeded' || current.status === 'failed',
   );

@@ -1,10 +1,9 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { z } from 'zod';
-import { generateSandboxAppleKeys, type SandboxAppleKeys } from '../server/providers/apple/developer-token';
 import { CatalogFileError, loadCatalog } from './catalog/load-file';
 import { createSandbox, SANDBOX_PATHS } from './index';
+import { loadOrCreateSandboxAppleKey } from './sandbox-keys';
 
 /** `npm run sandbox`: both emulators as a standalone server, for working on clients or the CLI against them. */
 const environment = z.object({
@@ -20,29 +19,6 @@ const environment = z.object({
   DATA_DIR: z.string().default('./data'),
 });
 
-const keySchema = z.object({
-  teamId: z.string().min(1),
-  keyId: z.string().min(1),
-  privateKeyPem: z.string().includes('PRIVATE KEY'),
-  publicKeyJwk: z.looseObject({ kty: z.string() }),
-});
-
-/** The sandbox's MusicKit key persists, so developer tokens signed by the app keep working across restarts. */
-async function appleDeveloperKey(dataDir: string): Promise<SandboxAppleKeys> {
-  const path = join(dataDir, 'sandbox', 'apple-dev-key.json');
-  try {
-    return keySchema.parse(JSON.parse(readFileSync(path, 'utf8'))) as SandboxAppleKeys;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new Error(`${path} is unreadable (${(error as Error).message}); delete it to create a new key`);
-    }
-  }
-  const keys = await generateSandboxAppleKeys();
-  mkdirSync(join(dataDir, 'sandbox'), { recursive: true });
-  writeFileSync(path, JSON.stringify(keys, null, 2), { mode: 0o600 });
-  return keys;
-}
-
 async function main(): Promise<void> {
   const parsed = environment.safeParse(process.env);
   if (!parsed.success) {
@@ -52,7 +28,7 @@ async function main(): Promise<void> {
   const settings = parsed.data;
   const dataDir = resolve(settings.DATA_DIR);
   const catalog = loadCatalog({ path: settings.SANDBOX_CATALOG });
-  const key = await appleDeveloperKey(dataDir);
+  const key = await loadOrCreateSandboxAppleKey(dataDir);
   const app = createSandbox({
     catalog,
     dataDir,

@@ -8,6 +8,7 @@ import { connectService } from '../testing/connect-service';
 import { type ServerProcess, startServerProcess } from '../testing/server-process';
 import { createTestDatabase, usesRealPostgres } from '../testing/test-database';
 import { TestClient } from '../testing/test-server';
+import { waitUntil } from '../testing/wait-until';
 
 /**
  * Kills the server with SIGKILL in the middle of a 1,220-track transfer, starts it again, and reads the
@@ -43,17 +44,6 @@ const start = async (extra: Record<string, string> = {}) => {
   return running;
 };
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`gave up waiting; last value ${JSON.stringify(value).slice(0, 300)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('a transfer survives a crash', () => {
   it('resumes after SIGKILL with no duplicate and no lost track', async () => {
     // 1. Sign up, connect both services and match the big playlist.
@@ -76,7 +66,7 @@ describe('a transfer survives a crash', () => {
         playlistId: big.id,
       })
     ).body as MatchSetView;
-    const matched = await until(
+    const matched = await waitUntil(
       async () => (await client.get(`/api/match/${started.matchSetId}`)).body as MatchSetView,
       (view) => view.status !== 'matching',
       240_000,
@@ -101,7 +91,7 @@ describe('a transfer survives a crash', () => {
         matchSetId: matched.matchSetId,
       })
     ).body as TransferResult;
-    const midway = await until(
+    const midway = await waitUntil(
       async () => (await client.get(`/api/transfers/${transfer.transferId}`)).body as TransferResult,
       (current) => current.addedTracks >= 200 || current.status === 'succeeded',
       120_000,
@@ -112,7 +102,7 @@ describe('a transfer survives a crash', () => {
     // 3. Start again: the job's lease runs out and the transfer goes on from its checkpoint.
     server = await start();
     client.baseUrl = server.url;
-    const finished = await until(
+    const finished = await waitUntil(
       async () => (await client.get(`/api/transfers/${transfer.transferId}`)).body as TransferResult,
       (current) => current.status === 'succeeded' || current.status === 'failed',
       180_000,

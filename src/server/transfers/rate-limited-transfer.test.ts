@@ -3,20 +3,12 @@ import type { FetchPlaylistTracksResponse, PlaylistSummary } from '../../shared/
 import type { MatchSetView, TransferResult } from '../../shared/api/transfer';
 import { connectService } from '../testing/connect-service';
 import { startTestServer, type TestClient, type TestServer } from '../testing/test-server';
+import { waitUntil } from '../testing/wait-until';
 
 /**
  * Both directions through the real pipeline while the emulators answer 429 often (a small budget in a
  * short rolling window), and a 1,000+-track playlist from Apple Music to Spotify.
  */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting: ${JSON.stringify(value).slice(0, 300)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 async function moveOnce(
   client: TestClient,
@@ -29,7 +21,7 @@ async function moveOnce(
   const started = (
     await client.post('/api/match', { sourceService: from, destinationService: to, playlistId: source.id })
   ).body as MatchSetView;
-  const matched = await until(
+  const matched = await waitUntil(
     async () => (await client.get(`/api/match/${started.matchSetId}`)).body as MatchSetView,
     (view) => view.status !== 'matching',
     300_000,
@@ -47,7 +39,7 @@ async function moveOnce(
       matchSetId: matched.matchSetId,
     })
   ).body as TransferResult;
-  const finished = await until(
+  const finished = await waitUntil(
     async () => (await client.get(`/api/transfers/${transfer.transferId}`)).body as TransferResult,
     (current) => current.status === 'succeeded' || current.status === 'failed',
     300_000,

@@ -5,21 +5,13 @@ import type { MatchRow, MatchSetView, TransferResult } from '../../shared/api/tr
 import { providerConnections } from '../db/schema';
 import { connectService } from '../testing/connect-service';
 import { startTestServer, type TestClient, type TestServer } from '../testing/test-server';
+import { waitUntil } from '../testing/wait-until';
 
 let server: TestServer;
 let client: TestClient;
 let userId: string;
 
 const message = (body: unknown) => (body as { message?: string }).message;
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 async function matchPlaylist(
   source: 'spotify' | 'apple',
@@ -33,7 +25,7 @@ async function matchPlaylist(
   });
   expect([200, 202]).toContain(started.status);
   const view = started.body as MatchSetView;
-  return until(
+  return waitUntil(
     async () => (await client.get(`/api/match/${view.matchSetId}`)).body as MatchSetView,
     (current) => current.status !== 'matching',
     120_000,
@@ -44,7 +36,7 @@ async function finishTransfer(body: Record<string, unknown>) {
   const started = await client.post('/api/transfer', body);
   expect([200, 202], message(started.body)).toContain(started.status);
   const transfer = started.body as TransferResult;
-  return until(
+  return waitUntil(
     async () => (await client.get(`/api/transfers/${transfer.transferId}`)).body as TransferResult,
     (current) => current.status === 'succeeded' || current.status === 'failed',
     120_000,
@@ -75,13 +67,23 @@ describe('connecting services', () => {
 
   it('sends a person who cancels on the consent page back where they started, saying so', async () => {
     const other = server.newClient();
-    await other.post('/api/auth/register', { username: 'hesitant', email: 'h@example.com', password: 'secret-words' });
+    await other.post('/api/auth/register', {
+      username: 'hesitant',
+      email: 'h@example.com',
+      password: 'secret-words',
+    });
     for (const service of ['spotify', 'apple'] as const) {
-      const location = new URL(await connectService(other, service, { decision: 'deny', returnTo: '/account' }), 'http://x');
+      const location = new URL(
+        await connectService(other, service, { decision: 'deny', returnTo: '/account' }),
+        'http://x',
+      );
       expect(location.pathname).toBe('/account');
       expect(location.searchParams.get('connectError')).toMatch(/cancelled, so nothing was connected/);
     }
-    expect((await other.get('/api/auth/status')).body).toMatchObject({ spotifyConnected: false, appleConnected: false });
+    expect((await other.get('/api/auth/status')).body).toMatchObject({
+      spotifyConnected: false,
+      appleConnected: false,
+    });
   });
 
   it('stores provider tokens encrypted', async () => {
