@@ -56,7 +56,9 @@ export class ConnectionFailed extends ApiError {
 }
 
 const failureMessage = (error: unknown, service: ServiceId) =>
-  error instanceof ApiError || error instanceof ProviderError ? error.message : `Failed to connect to ${SERVICE_LABELS[service]}`;
+  error instanceof ApiError || error instanceof ProviderError
+    ? error.message
+    : `Failed to connect to ${SERVICE_LABELS[service]}`;
 
 export interface ClientListeners {
   onRateLimit?: RateLimitListener;
