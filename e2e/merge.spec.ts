@@ -1,35 +1,13 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { expectAxeClean } from './support/axe';
+import { connectThroughUi } from './support/services';
 import { expectToast } from './support/toasts';
 import { registerThroughApi, uniqueUser } from './support/users';
 
 test.describe.configure({ timeout: 120_000 });
-
-async function expectAxeClean(page: Page, label: string) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const serious = results.violations.filter(
-    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-  );
-  expect(
-    serious.map(
-      (violation) => `${label}: ${violation.id} ${violation.nodes.map((node) => node.target).join(' ')}`,
-    ),
-  ).toEqual([]);
-}
-
-/** Connects the signed-in page's user through the sandbox consent page, from the transfer wizard. */
-async function connectThroughUi(page: Page, service: 'Spotify' | 'Apple Music') {
-  await page.goto('/transfer');
-  await page.getByRole('button', { name: `Connect ${service}` }).click();
-  await page.getByRole('button', { name: service === 'Spotify' ? 'Agree' : 'Allow', exact: true }).click();
-  await expect(page).toHaveURL(/\/transfer$/);
-  await expectToast(page, `Connected to ${service}`);
-}
 
 /**
  * The e2e server keeps mail in <DATA_DIR>/outbox, DATA_DIR being a fresh `crossfade-e2e-*` folder in the
