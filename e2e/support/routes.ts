@@ -6,7 +6,8 @@ export const PUBLIC_ROUTES: { path: string; heading: string | RegExp }[] = [
   { path: '/transfer', heading: 'Transfer Playlists' },
   { path: '/playlists', heading: 'Select Playlist' },
   { path: '/matches', heading: 'Match Songs' },
-  { path: '/complete', heading: 'Transfer Complete' },
+  // With nothing transferred and no playlist chosen, /complete goes back to step 1 (spec section 2).
+  { path: '/complete', heading: 'Transfer Playlists' },
   { path: '/link', heading: 'Sniper Link' },
   { path: '/merge', heading: 'Friend Merge' },
   { path: '/geo-lock', heading: 'Geo-Lock Bypass' },

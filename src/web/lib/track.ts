@@ -16,6 +16,11 @@ export function startAnalytics(): void {
   window.addEventListener('pagehide', () => void analytics.flush({ keepalive: true }));
 }
 
+/** Sends what is queued now, surviving a navigation that is about to happen. */
+export function flushAnalytics(): Promise<void> {
+  return analytics.flush({ keepalive: true });
+}
+
 export function track(event: string, properties: EventProperties = {}): void {
   analytics.track(event, properties);
 }

@@ -1,10 +1,188 @@
-import { PlaceholderPage } from '../components/layout/page';
+import { ArrowLeft, Download, ExternalLink, RotateCcw, RotateCw } from 'lucide-react';
+import { type ReactNode, useEffect, useState } from 'react';
+import { Redirect, useLocation } from 'wouter';
+import { type JobView, qualityLabel } from '../../shared/api/transfer';
+import { SERVICE_LABELS } from '../../shared/services';
+import { Alert } from '../components/ui/alert';
+import { Button } from '../components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
+import { JobProgressBar } from '../features/transfer/components/job-progress-bar';
+import { TrackCell } from '../features/transfer/components/track-cell';
+import { WizardPage } from '../features/transfer/components/wizard-page';
+import { BAND_CLASSES, overallConfidenceBand } from '../features/transfer/confidence';
+import {
+  downloadCsv,
+  enterStep,
+  goToStep,
+  resetWizard,
+  restoreMatchSet,
+  retryFailedTransfer,
+} from '../features/transfer/wizard-actions';
+import { matchResults } from '../features/transfer/wizard-state';
+import { useWizard, wizardStore } from '../features/transfer/wizard-store';
+import { cn } from '../lib/cn';
+import { paths } from '../lib/paths';
+
+function Stat({ label, value }: { label: string; value: number | string }) {
+  return (
+    <div className="rounded-xl border border-slate-200 p-4">
+      <dt className="text-sm text-slate-600">{label}</dt>
+      <dd className="text-2xl font-bold tabular-nums text-slate-900">{value}</dd>
+    </div>
+  );
+}
 
 export default function CompletePage() {
+  const [, navigate] = useLocation();
+  const wizard = useWizard();
+  const [retryJob, setRetryJob] = useState<JobView | null>(null);
+  const [retrying, setRetrying] = useState(false);
+  const [downloading, setDownloading] = useState(false);
+
+  useEffect(() => {
+    enterStep(4);
+    // After a reload the rows (for the tracks left behind) come back from the server.
+    const savedId = wizardStore.getState().matchSet === null ? wizardStore.takePendingMatchSetId() : null;
+    if (savedId !== null) void restoreMatchSet(savedId);
+  }, []);
+
+  const result = wizard.transferResult;
+  if (result === null && wizard.selectedPlaylist === null) return <Redirect to={paths.transfer} replace />;
+
+  if (result === null)
+    return (
+      <PageFrame>
+        <Alert variant="destructive">There was an issue with your transfer. Please try again.</Alert>
+        <Button variant="outline" className="mt-6" onClick={() => goToStep(3, navigate)}>
+          <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+          Back to Match Songs
+        </Button>
+      </PageFrame>
+    );
+
+  const destination = SERVICE_LABELS[result.destinationService];
+  const failed = result.status === 'failed';
+  const band = overallConfidenceBand(result.overallConfidence);
+  const notTransferred = matchResults(wizard).filter(
+    (row) =>
+      row.status === 'skipped' ||
+      (row.status === 'unmatched' && !(wizard.includeUnmatched && row.candidates.length > 0)),
+  );
+
+  const retry = async () => {
+    setRetrying(true);
+    await retryFailedTransfer(setRetryJob, navigate);
+    setRetrying(false);
+  };
+  const download = async () => {
+    setDownloading(true);
+    await downloadCsv();
+    setDownloading(false);
+  };
+
   return (
-    <PlaceholderPage
-      title="Transfer Complete"
-      description="See the result of your transfer and download it as CSV."
-    />
+    <PageFrame>
+      <div className="grid gap-6">
+        {failed ? (
+          <Alert variant="destructive">
+            <p className="font-medium">The transfer did not finish.</p>
+            <p>
+              {result.error ?? 'Something went wrong.'} {result.addedTracks} of {result.totalTracks} tracks
+              were added to “{result.name}” in {destination}.
+            </p>
+          </Alert>
+        ) : null}
+        <Card>
+          <CardHeader>
+            <CardTitle>{result.name}</CardTitle>
+            <p className="text-sm text-slate-600">
+              {SERVICE_LABELS[result.sourceService]} → {destination}
+            </p>
+          </CardHeader>
+          <CardContent className="grid gap-5">
+            <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+              <Stat label="Total tracks" value={result.totalTracks} />
+              <Stat label="Matched tracks" value={result.matchedTracks} />
+              <Stat label="Unmatched tracks" value={result.unmatchedTracks} />
+              <div className={cn('rounded-xl border p-4', BAND_CLASSES[band])}>
+                <dt className="text-sm">Overall confidence</dt>
+                <dd className="text-2xl font-bold tabular-nums">
+                  {Math.round(result.overallConfidence)}%{' '}
+                  <span className="text-base font-semibold">{qualityLabel(result.overallConfidence)}</span>
+                </dd>
+              </div>
+            </dl>
+            {result.destinationService === 'apple' ? (
+              <Alert>
+                Apple Music does not let apps edit a playlist after creating it: to change “{result.name}”,
+                edit it in Apple Music.
+              </Alert>
+            ) : null}
+            <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap">
+              {result.destinationUrl ? (
+                <a
+                  href={result.destinationUrl}
+                  target="_blank"
+                  rel="noreferrer"
+                  className="inline-flex h-10 items-center justify-center gap-2 rounded-lg bg-violet-700 px-4 text-sm font-medium text-white hover:bg-violet-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-violet-600 focus-visible:ring-offset-2"
+                >
+                  Open in {destination}
+                  <ExternalLink aria-hidden="true" className="h-4 w-4" />
+                </a>
+              ) : null}
+              <Button variant="outline" onClick={() => void download()} disabled={downloading}>
+                <Download aria-hidden="true" className="h-4 w-4" />
+                Download CSV
+              </Button>
+              {failed ? (
+                <Button variant="outline" onClick={() => void retry()} disabled={retrying}>
+                  <RotateCw aria-hidden="true" className="h-4 w-4" />
+                  Retry
+                </Button>
+              ) : null}
+              <Button variant="ghost" onClick={() => resetWizard(navigate)}>
+                <RotateCcw aria-hidden="true" className="h-4 w-4" />
+                Reset
+              </Button>
+            </div>
+            {retrying ? (
+              <JobProgressBar label="Retrying transfer" view={retryJob} waitingFor={destination} />
+            ) : null}
+            {wizard.error ? <Alert variant="destructive">{wizard.error}</Alert> : null}
+          </CardContent>
+        </Card>
+        {notTransferred.length > 0 ? (
+          <Card>
+            <CardHeader>
+              <CardTitle>Tracks not transferred ({notTransferred.length})</CardTitle>
+            </CardHeader>
+            <CardContent>
+              <ul className="grid gap-2">
+                {notTransferred.map((row) => (
+                  <li
+                    key={row.position}
+                    className="flex flex-col gap-1 rounded-lg border border-slate-200 p-2 sm:flex-row sm:items-center sm:justify-between"
+                  >
+                    <TrackCell track={row.sourceTrack} />
+                    <span className="text-sm text-slate-700">
+                      {row.status === 'skipped' ? 'Skipped' : 'No match'}
+                      {row.reasons[0] ? `: ${row.reasons[0]}` : ''}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </CardContent>
+          </Card>
+        ) : null}
+      </div>
+    </PageFrame>
+  );
+}
+
+function PageFrame({ children }: { children: ReactNode }) {
+  return (
+    <WizardPage title="Transfer Complete" description="What moved, what did not, and your CSV." step={4}>
+      {children}
+    </WizardPage>
   );
 }

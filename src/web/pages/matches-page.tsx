@@ -1,10 +1,177 @@
-import { PlaceholderPage } from '../components/layout/page';
+import { ArrowLeft, ArrowRight } from 'lucide-react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import type { JobView } from '../../shared/api/transfer';
+import { SERVICE_LABELS } from '../../shared/services';
+import { Alert } from '../components/ui/alert';
+import { Button, buttonClasses } from '../components/ui/button';
+import { Card, CardContent } from '../components/ui/card';
+import { Spinner } from '../components/ui/spinner';
+import { Switch } from '../components/ui/switch';
+import { JobProgressBar } from '../features/transfer/components/job-progress-bar';
+import { MatchList } from '../features/transfer/components/match-list';
+import { WizardPage } from '../features/transfer/components/wizard-page';
+import {
+  applyWizardHandoff,
+  enterStep,
+  goToStep,
+  restoreMatchSet,
+  runMatching,
+  runTransfer,
+} from '../features/transfer/wizard-actions';
+import { matchResults, WIZARD_ERRORS } from '../features/transfer/wizard-state';
+import { useWizard, wizardStore } from '../features/transfer/wizard-store';
+import { paths } from '../lib/paths';
 
 export default function MatchesPage() {
+  const [, navigate] = useLocation();
+  // Before the first render, so a handed-over playlist never flashes the "select a playlist" guard.
+  useState(applyWizardHandoff);
+  const wizard = useWizard();
+  const createId = useId();
+  const includeId = useId();
+  const includeHelpId = useId();
+  const [matchJob, setMatchJob] = useState<JobView | null>(null);
+  const [transferJob, setTransferJob] = useState<JobView | null>(null);
+  const [transferring, setTransferring] = useState(false);
+  const attemptedFor = useRef<string | null>(null);
+
+  const playlist = wizard.selectedPlaylist;
+  const rows = matchResults(wizard);
+  const destinationLabel = wizard.destinationService
+    ? SERVICE_LABELS[wizard.destinationService]
+    : 'the destination';
+
+  useEffect(() => {
+    enterStep(3);
+  }, []);
+
+  // Spec section 2: matches load by themselves when none exist and a playlist is selected.
+  useEffect(() => {
+    if (playlist === null || wizardStore.getState().matchSet !== null) return;
+    if (attemptedFor.current === playlist.id) return;
+    attemptedFor.current = playlist.id;
+    const savedId = wizardStore.takePendingMatchSetId();
+    void (async () => {
+      if (savedId !== null) await restoreMatchSet(savedId);
+      if (wizardStore.getState().matchSet === null) await runMatching(setMatchJob);
+    })();
+  }, [playlist]);
+
+  const transfer = async () => {
+    setTransferring(true);
+    await runTransfer(setTransferJob, navigate);
+    setTransferring(false);
+  };
+
+  if (playlist === null)
+    return (
+      <WizardPage title="Match Songs" description="See how each track matches before you transfer." step={3}>
+        <Alert variant="destructive">{WIZARD_ERRORS.playlistRequired}</Alert>
+        <Link href={paths.playlists} className={buttonClasses('outline', 'md', 'mt-6')}>
+          <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+          Back to playlists
+        </Link>
+      </WizardPage>
+    );
+
+  const matching =
+    !transferring && (wizard.matchSet?.status === 'matching' || (wizard.loading && rows.length === 0));
+  const summary = {
+    accepted: rows.filter((row) => row.status === 'accepted').length,
+    review: rows.filter((row) => row.status === 'review').length,
+    unmatched: rows.filter((row) => row.status === 'unmatched').length,
+    skipped: rows.filter((row) => row.status === 'skipped').length,
+  };
+
   return (
-    <PlaceholderPage
+    <WizardPage
       title="Match Songs"
-      description="Review how each track matches on the destination service."
-    />
+      description={`How “${playlist.name}” matches in ${destinationLabel}. Open a track to choose another match, search by hand or skip it.`}
+      step={3}
+    >
+      <div className="grid gap-6">
+        {wizard.error ? (
+          <Alert variant="destructive">
+            <p>{wizard.error}</p>
+            {rows.length === 0 && !wizard.loading ? (
+              <Button
+                variant="outline"
+                size="sm"
+                className="mt-2"
+                onClick={() => void runMatching(setMatchJob)}
+              >
+                Try matching again
+              </Button>
+            ) : null}
+          </Alert>
+        ) : null}
+        {matching ? (
+          <JobProgressBar label="Matching tracks" view={matchJob} waitingFor={destinationLabel} />
+        ) : null}
+        {wizard.loading && !matching && !transferring && rows.length === 0 ? (
+          <Spinner label="Loading matches" />
+        ) : null}
+        {rows.length > 0 ? (
+          <>
+            <p className="text-sm text-slate-700" aria-live="polite">
+              {rows.length} tracks: {summary.accepted} accepted, {summary.review} to review,{' '}
+              {summary.unmatched} unmatched, {summary.skipped} skipped.
+            </p>
+            <MatchList rows={rows} destinationLabel={destinationLabel} />
+            <Card>
+              <CardContent className="grid gap-4 pt-5 sm:pt-6">
+                <div className="flex items-center gap-3">
+                  <Switch
+                    id={createId}
+                    checked={wizard.createPlaylist}
+                    onCheckedChange={(checked) => wizardStore.update({ createPlaylist: checked })}
+                    aria-required="true"
+                  />
+                  <label htmlFor={createId} className="text-sm font-medium text-slate-900">
+                    Create playlist in destination <span className="text-slate-600">(required)</span>
+                  </label>
+                </div>
+                <div className="flex items-start gap-3">
+                  <input
+                    id={includeId}
+                    type="checkbox"
+                    checked={wizard.includeUnmatched}
+                    onChange={(event) => wizardStore.update({ includeUnmatched: event.target.checked })}
+                    aria-describedby={includeHelpId}
+                    className="mt-0.5 h-5 w-5 accent-violet-700"
+                  />
+                  <div className="grid gap-1">
+                    <label htmlFor={includeId} className="text-sm font-medium text-slate-900">
+                      Include unmatched tracks
+                    </label>
+                    <p id={includeHelpId} className="text-sm text-slate-600">
+                      Adds the closest candidate for tracks without a confident match. They may be a different
+                      version or a different song, so check them afterwards.
+                    </p>
+                  </div>
+                </div>
+              </CardContent>
+            </Card>
+          </>
+        ) : null}
+        {transferring ? (
+          <JobProgressBar label="Transferring playlist" view={transferJob} waitingFor={destinationLabel} />
+        ) : null}
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
+          <Button variant="outline" onClick={() => goToStep(2, navigate)} disabled={transferring}>
+            <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+            Back
+          </Button>
+          <Button
+            onClick={() => void transfer()}
+            disabled={!wizard.createPlaylist || wizard.loading || transferring || rows.length === 0}
+          >
+            {transferring ? 'Transferring…' : 'Transfer Playlist'}
+            <ArrowRight aria-hidden="true" className="h-4 w-4" />
+          </Button>
+        </div>
+      </div>
+    </WizardPage>
   );
 }

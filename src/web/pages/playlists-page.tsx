@@ -1,5 +1,159 @@
-import { PlaceholderPage } from '../components/layout/page';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ArrowLeft, ArrowRight, Search } from 'lucide-react';
+import { useEffect, useId, useState } from 'react';
+import { useLocation } from 'wouter';
+import type { PlaylistSummary } from '../../shared/api/playlists';
+import { SERVICE_LABELS } from '../../shared/services';
+import { Alert } from '../components/ui/alert';
+import { Button } from '../components/ui/button';
+import { Input } from '../components/ui/input';
+import { Spinner } from '../components/ui/spinner';
+import { CsvImportButton } from '../features/transfer/components/csv-import-button';
+import { PlaylistGrid } from '../features/transfer/components/playlist-grid';
+import { WizardPage } from '../features/transfer/components/wizard-page';
+import { filterPlaylists } from '../features/transfer/playlist-search';
+import { fetchPlaylists } from '../features/transfer/transfer-api';
+import { enterStep, goToStep, playlistsQueryKey, selectPlaylist } from '../features/transfer/wizard-actions';
+import { WIZARD_ERRORS } from '../features/transfer/wizard-state';
+import { useWizard, wizardStore } from '../features/transfer/wizard-store';
+import { toast } from '../hooks/use-toast';
+import { serverMessage } from '../lib/api-client';
+
+const EMPTY_TEXT = 'No playlists found. Please try again or check your account.';
 
 export default function PlaylistsPage() {
-  return <PlaceholderPage title="Select Playlist" description="Pick the playlist you want to move." />;
+  const [, navigate] = useLocation();
+  const wizard = useWizard();
+  const queryClient = useQueryClient();
+  const searchId = useId();
+  const [query, setQuery] = useState('');
+  const source = wizard.sourceService;
+
+  const playlists = useQuery({
+    queryKey: source === null ? ['/api/playlists', 'none'] : playlistsQueryKey(source),
+    queryFn: () => (source === null ? Promise.resolve([]) : fetchPlaylists(source)),
+    enabled: source !== null,
+  });
+
+  useEffect(() => {
+    enterStep(2);
+  }, []);
+
+  // Spec section 8: the failure is kept in the shared error state and shown in place of the list.
+  useEffect(() => {
+    if (source === null) wizardStore.update({ error: WIZARD_ERRORS.noSourceService });
+    else if (playlists.isError)
+      wizardStore.update({
+        error: serverMessage(playlists.error) ?? `Failed to load playlists from ${SERVICE_LABELS[source]}`,
+      });
+    else if (wizardStore.getState().error !== null && playlists.isSuccess)
+      wizardStore.update({ error: null });
+  }, [source, playlists.isError, playlists.error, playlists.isSuccess]);
+
+  useEffect(() => {
+    wizardStore.update({ loading: playlists.isFetching });
+  }, [playlists.isFetching]);
+
+  const all = playlists.data ?? [];
+  const shown = filterPlaylists(all, query);
+
+  const onImported = async (playlist: PlaylistSummary) => {
+    if (source !== null) {
+      const key = playlistsQueryKey(source);
+      // A list still loading would land after the import and hide it.
+      await queryClient.cancelQueries({ queryKey: key });
+      queryClient.setQueryData<PlaylistSummary[]>(key, (current = []) => [
+        playlist,
+        ...current.filter((item) => item.id !== playlist.id),
+      ]);
+      if (queryClient.getQueryState(key)?.status !== 'success')
+        void queryClient.invalidateQueries({ queryKey: key });
+    }
+    setQuery('');
+    selectPlaylist(playlist);
+  };
+
+  const proceed = () => {
+    if (wizard.selectedPlaylist === null) {
+      toast({
+        title: 'No playlist selected',
+        description: 'Please select a playlist to continue.',
+        variant: 'destructive',
+      });
+      return;
+    }
+    goToStep(3, navigate);
+  };
+
+  const body = () => {
+    if (playlists.isPending && source !== null)
+      return (
+        <div className="flex justify-center py-16">
+          <Spinner label="Loading playlists" className="h-8 w-8" />
+        </div>
+      );
+    if (wizard.error !== null) return <Alert variant="destructive">{wizard.error}</Alert>;
+    if (all.length === 0) return <Alert>{EMPTY_TEXT}</Alert>;
+    if (shown.length === 0)
+      return <p className="py-8 text-center text-slate-600">No playlists match “{query.trim()}”.</p>;
+    return (
+      <PlaylistGrid
+        playlists={shown}
+        query={query}
+        selectedId={wizard.selectedPlaylist?.id ?? null}
+        onSelect={selectPlaylist}
+      />
+    );
+  };
+
+  return (
+    <WizardPage
+      title="Select Playlist"
+      description={
+        source === null
+          ? 'Pick the playlist you want to move.'
+          : `Pick the ${SERVICE_LABELS[source]} playlist you want to move.`
+      }
+      step={2}
+    >
+      <div className="grid gap-6">
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+          <div className="relative w-full sm:max-w-sm">
+            <label htmlFor={searchId} className="sr-only">
+              Search your playlists
+            </label>
+            <Search
+              aria-hidden="true"
+              className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500"
+            />
+            <Input
+              id={searchId}
+              type="search"
+              placeholder="Search your playlists..."
+              value={query}
+              onChange={(event) => setQuery(event.target.value)}
+              className="pl-9"
+            />
+          </div>
+          {source !== null ? <CsvImportButton onImported={onImported} /> : null}
+        </div>
+        <p className="sr-only" aria-live="polite">
+          {playlists.isSuccess ? `${shown.length} of ${all.length} playlists shown` : ''}
+        </p>
+        <section aria-label="Playlists" aria-busy={playlists.isFetching}>
+          {body()}
+        </section>
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
+          <Button variant="outline" onClick={() => goToStep(1, navigate)}>
+            <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+            Back
+          </Button>
+          <Button onClick={proceed} disabled={wizard.loading && playlists.isPending}>
+            Continue
+            <ArrowRight aria-hidden="true" className="h-4 w-4" />
+          </Button>
+        </div>
+      </div>
+    </WizardPage>
+  );
 }

@@ -1,0 +1,86 @@
+import { appleConnectResponseSchema, spotifyConnectResponseSchema } from '../../../shared/api/connections';
+import type { ServiceId } from '../../../shared/services';
+import { apiJson, apiRequest } from '../../lib/api-client';
+import { flushAnalytics, track } from '../../lib/track';
+
+/**
+ * Connecting and disconnecting a service, shared by the transfer wizard and /account. Spotify, and Apple
+ * Music in sandbox mode, go through the service's consent page and come back to `returnTo`; real Apple
+ * Music connects in place with MusicKit on the Web.
+ */
+const MUSICKIT_URL = 'https://js-cdn.music.apple.com/musickit/v3/musickit.js';
+
+export type ConnectionStart = 'redirected' | 'connected';
+
+/** Throws when the server or MusicKit refuses; the caller tells the person. */
+export async function startConnection(service: ServiceId, returnTo: string): Promise<ConnectionStart> {
+  const query = `?returnTo=${encodeURIComponent(returnTo)}`;
+  if (service === 'spotify') {
+    const { authUrl } = spotifyConnectResponseSchema.parse(
+      await apiJson<unknown>('GET', `/api/auth/spotify/connect${query}`),
+    );
+    await leaveFor(authUrl);
+    return 'redirected';
+  }
+  const answer = appleConnectResponseSchema.parse(
+    await apiJson<unknown>('GET', `/api/auth/apple/connect${query}`),
+  );
+  if (answer.useRedirect) {
+    await leaveFor(answer.authUrl);
+    return 'redirected';
+  }
+  await apiRequest('POST', '/api/auth/apple/init', { token: await authorizeWithMusicKit(answer.token) });
+  track('service_connected', { service: 'apple', success: true });
+  return 'connected';
+}
+
+export async function endConnection(service: ServiceId): Promise<void> {
+  await apiRequest('POST', `/api/auth/${service}/disconnect`);
+  track('service_disconnected', { service });
+}
+
+/** Events tracked just before leaving the page would otherwise be lost with it. */
+async function leaveFor(url: string) {
+  await flushAnalytics();
+  window.location.assign(url);
+}
+
+interface MusicKitGlobal {
+  configure: (options: { developerToken: string; app: { name: string; build: string } }) => unknown;
+  getInstance: () => { authorize: () => Promise<string> };
+}
+
+function musicKit(): MusicKitGlobal | undefined {
+  const value: unknown = Reflect.get(window, 'MusicKit');
+  return typeof value === 'object' && value !== null && 'configure' in value
+    ? (value as MusicKitGlobal)
+    : undefined;
+}
+
+function loadMusicKit(): Promise<MusicKitGlobal> {
+  const ready = musicKit();
+  if (ready) return Promise.resolve(ready);
+  return new Promise((resolve, reject) => {
+    document.addEventListener(
+      'musickitloaded',
+      () => {
+        const kit = musicKit();
+        if (kit) resolve(kit);
+        else reject(new Error('MusicKit did not load'));
+      },
+      { once: true },
+    );
+    const script = document.createElement('script');
+    script.src = MUSICKIT_URL;
+    script.async = true;
+    script.onerror = () => reject(new Error('MusicKit did not load'));
+    document.head.append(script);
+  });
+}
+
+/** MusicKit on the Web asks the person to sign in to Apple and hands back the Music User Token. */
+async function authorizeWithMusicKit(developerToken: string): Promise<string> {
+  const kit = await loadMusicKit();
+  await kit.configure({ developerToken, app: { name: 'Crossfade', build: '1' } });
+  return kit.getInstance().authorize();
+}

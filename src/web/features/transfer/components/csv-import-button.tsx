@@ -1,0 +1,120 @@
+import { Upload } from 'lucide-react';
+import { type ChangeEvent, useId, useRef, useState } from 'react';
+import type { PlaylistSummary } from '../../../../shared/api/playlists';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { toast } from '../../../hooks/use-toast';
+import { serverMessage } from '../../../lib/api-client';
+import { type CsvImportAnswer, importCsv } from '../transfer-api';
+
+interface Problems {
+  message: string;
+  lines: string[];
+}
+
+function problemsOf(error: unknown): Problems {
+  const message = serverMessage(error) ?? 'The file could not be imported.';
+  const match = error instanceof Error ? /^\d{3}: ([\s\S]*)$/.exec(error.message) : null;
+  let lines: string[] = [];
+  try {
+    const body: unknown = match?.[1] ? JSON.parse(match[1]) : null;
+    const problems: unknown =
+      typeof body === 'object' && body !== null ? Reflect.get(body, 'problems') : null;
+    if (Array.isArray(problems))
+      lines = problems.map((problem: unknown) =>
+        typeof problem === 'string' ? problem : (describeRow(problem) ?? JSON.stringify(problem)),
+      );
+  } catch {
+    lines = [];
+  }
+  return { message, lines };
+}
+
+function describeRow(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const row: unknown = Reflect.get(value, 'row');
+  const message: unknown = Reflect.get(value, 'message');
+  if (typeof message !== 'string') return null;
+  return typeof row === 'number' ? `Row ${row}: ${message}` : message;
+}
+
+/** "Import a CSV": the imported playlist joins the grid, selected, with any row warnings shown. */
+export function CsvImportButton({
+  onImported,
+}: {
+  onImported: (playlist: PlaylistSummary) => void | Promise<void>;
+}) {
+  const inputId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [warnings, setWarnings] = useState<CsvImportAnswer['warnings']>([]);
+  const [problems, setProblems] = useState<Problems | null>(null);
+
+  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    setBusy(true);
+    setProblems(null);
+    setWarnings([]);
+    try {
+      const answer = await importCsv(file);
+      setWarnings(answer.warnings);
+      await onImported({
+        id: answer.playlist.id,
+        name: answer.playlist.name,
+        trackCount: answer.playlist.trackCount,
+      });
+      toast({ title: 'Playlist imported', description: `${answer.playlist.name} is ready to transfer.` });
+    } catch (error) {
+      const found = problemsOf(error);
+      setProblems(found);
+      toast({ title: 'Import failed', description: found.message, variant: 'destructive' });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="grid gap-3">
+      <input
+        ref={inputRef}
+        id={inputId}
+        type="file"
+        accept=".csv,text/csv"
+        className="sr-only"
+        tabIndex={-1}
+        aria-label="CSV file to import"
+        onChange={(event) => void onFile(event)}
+      />
+      <Button variant="outline" disabled={busy} onClick={() => inputRef.current?.click()}>
+        <Upload aria-hidden="true" className="h-4 w-4" />
+        {busy ? 'Importing…' : 'Import a CSV'}
+      </Button>
+      {warnings.length > 0 ? (
+        <Alert>
+          <p className="font-medium">Imported with {warnings.length} warning(s):</p>
+          <ul className="mt-1 list-disc pl-5">
+            {warnings.map((warning) => (
+              <li key={`${warning.row}-${warning.message}`}>
+                Row {warning.row}: {warning.message}
+              </li>
+            ))}
+          </ul>
+        </Alert>
+      ) : null}
+      {problems ? (
+        <Alert variant="destructive">
+          <p className="font-medium">{problems.message}</p>
+          {problems.lines.length > 0 ? (
+            <ul className="mt-1 list-disc pl-5">
+              {problems.lines.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+          ) : null}
+        </Alert>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,162 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { ArrowRight, ChevronDown, CircleCheck, CircleX } from 'lucide-react';
+import { useMemo, useRef, useState } from 'react';
+import type { MatchRow } from '../../../../shared/api/transfer';
+import { cn } from '../../../lib/cn';
+import { ConfidenceBadge, StatusBadge } from './match-badges';
+import { MatchRowDetails } from './match-row-details';
+import { TrackCell } from './track-cell';
+
+export type MatchFilter = 'all' | 'review' | 'unmatched';
+
+const FILTER_LABELS: Record<MatchFilter, string> = { all: 'All', review: 'Review', unmatched: 'Unmatched' };
+const inFilter = (row: MatchRow, filter: MatchFilter) => filter === 'all' || row.status === filter;
+
+function MatchListRow({
+  row,
+  open,
+  onToggle,
+  destinationLabel,
+}: {
+  row: MatchRow;
+  open: boolean;
+  onToggle: () => void;
+  destinationLabel: string;
+}) {
+  const detailsId = `match-row-${row.position}`;
+  const reason = row.status === 'skipped' || row.status === 'unmatched' ? row.reasons[0] : undefined;
+  return (
+    <div className="border-b border-slate-200 bg-white">
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls={detailsId}
+        onClick={onToggle}
+        className={cn(
+          'grid w-full grid-cols-1 items-center gap-2 p-3 text-left hover:bg-slate-50',
+          'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-violet-600',
+          'sm:grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)_auto]',
+        )}
+      >
+        <TrackCell track={row.sourceTrack} caption="Source" />
+        <ArrowRight aria-hidden="true" className="hidden h-4 w-4 text-slate-500 sm:block" />
+        {row.destinationTrack ? (
+          <TrackCell track={row.destinationTrack} caption="Destination" />
+        ) : (
+          <span className="text-sm italic text-slate-600">No match in {destinationLabel}</span>
+        )}
+        <span className="flex flex-wrap items-center gap-2 sm:justify-end">
+          <ConfidenceBadge confidence={row.confidence} />
+          {row.isMatched ? (
+            <CircleCheck aria-label="Matched" role="img" className="h-4 w-4 text-green-700" />
+          ) : (
+            <CircleX aria-label="Not matched" role="img" className="h-4 w-4 text-red-700" />
+          )}
+          <StatusBadge status={row.status} />
+          <ChevronDown
+            aria-hidden="true"
+            className={cn('h-4 w-4 text-slate-500 transition-transform', open && 'rotate-180')}
+          />
+          {reason ? <span className="basis-full text-xs text-slate-700 sm:text-right">{reason}</span> : null}
+        </span>
+        <span className="sr-only">{open ? 'Hide options' : 'Show options'}</span>
+      </button>
+      <div id={detailsId} hidden={!open}>
+        {open ? <MatchRowDetails row={row} destinationLabel={destinationLabel} /> : null}
+      </div>
+    </div>
+  );
+}
+
+/** Match results, virtualized so 10,000 rows scroll smoothly; each row opens to fix its match. */
+export function MatchList({ rows, destinationLabel }: { rows: MatchRow[]; destinationLabel: string }) {
+  const [filter, setFilter] = useState<MatchFilter>('all');
+  const [openPosition, setOpenPosition] = useState<number | null>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
+
+  const counts = useMemo(
+    () => ({
+      all: rows.length,
+      review: rows.filter((row) => row.status === 'review').length,
+      unmatched: rows.filter((row) => row.status === 'unmatched').length,
+    }),
+    [rows],
+  );
+  const shown = useMemo(() => rows.filter((row) => inFilter(row, filter)), [rows, filter]);
+
+  const virtualizer = useVirtualizer({
+    count: shown.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 76,
+    overscan: 8,
+    getItemKey: (index) => shown[index]?.position ?? index,
+  });
+
+  return (
+    <div className="grid gap-3">
+      <fieldset className="flex flex-wrap gap-2">
+        <legend className="sr-only">Filter matches</legend>
+        {(Object.keys(FILTER_LABELS) as MatchFilter[]).map((key) => (
+          <button
+            key={key}
+            type="button"
+            aria-pressed={filter === key}
+            onClick={() => setFilter(key)}
+            className={cn(
+              'rounded-full border px-3 py-1 text-sm font-medium',
+              'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-violet-600 focus-visible:ring-offset-2',
+              filter === key
+                ? 'border-violet-700 bg-violet-700 text-white'
+                : 'border-slate-300 bg-white text-slate-800 hover:bg-slate-50',
+            )}
+          >
+            {FILTER_LABELS[key]} ({counts[key]})
+          </button>
+        ))}
+      </fieldset>
+      {shown.length === 0 ? (
+        <p className="rounded-xl border border-slate-200 p-6 text-center text-sm text-slate-700">
+          No tracks in this view.
+        </p>
+      ) : (
+        <section
+          ref={scrollRef}
+          aria-label="Match results"
+          tabIndex={-1}
+          className="max-h-[65vh] overflow-auto rounded-xl border border-slate-200"
+        >
+          <ul
+            aria-label={`${shown.length} tracks`}
+            className="relative w-full"
+            style={{ height: `${virtualizer.getTotalSize()}px` }}
+          >
+            {virtualizer.getVirtualItems().map((item) => {
+              const row = shown[item.index];
+              if (!row) return null;
+              return (
+                <li
+                  key={item.key}
+                  data-index={item.index}
+                  ref={virtualizer.measureElement}
+                  aria-setsize={shown.length}
+                  aria-posinset={item.index + 1}
+                  className="absolute left-0 top-0 w-full"
+                  style={{ transform: `translateY(${item.start}px)` }}
+                >
+                  <MatchListRow
+                    row={row}
+                    open={openPosition === row.position}
+                    onToggle={() =>
+                      setOpenPosition((current) => (current === row.position ? null : row.position))
+                    }
+                    destinationLabel={destinationLabel}
+                  />
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { Check, ListMusic } from 'lucide-react';
+import type { PlaylistSummary } from '../../../../shared/api/playlists';
+import { cn } from '../../../lib/cn';
+import { HighlightedText } from './highlighted-text';
+
+const trackCountLabel = (count: number) => `${count} ${count === 1 ? 'track' : 'tracks'}`;
+
+/** Spec section 2 step 2: cover (or an icon), name and track count; the chosen card is pressed. */
+export function PlaylistGrid({
+  playlists,
+  query,
+  selectedId,
+  onSelect,
+}: {
+  playlists: PlaylistSummary[];
+  query: string;
+  selectedId: string | null;
+  onSelect: (playlist: PlaylistSummary) => void;
+}) {
+  return (
+    <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Your playlists">
+      {playlists.map((playlist) => {
+        const selected = playlist.id === selectedId;
+        return (
+          <li key={playlist.id}>
+            <button
+              type="button"
+              aria-pressed={selected}
+              onClick={() => onSelect(playlist)}
+              className={cn(
+                'flex w-full items-center gap-3 rounded-xl border-2 bg-white p-3 text-left transition-colors',
+                'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-violet-600 focus-visible:ring-offset-2',
+                selected ? 'border-violet-700 bg-violet-50' : 'border-slate-200 hover:border-slate-300',
+              )}
+            >
+              {playlist.imageUrl ? (
+                <img
+                  src={playlist.imageUrl}
+                  alt=""
+                  loading="lazy"
+                  className="h-16 w-16 shrink-0 rounded-lg bg-slate-100 object-cover"
+                />
+              ) : (
+                <span className="flex h-16 w-16 shrink-0 items-center justify-center rounded-lg bg-slate-100">
+                  <ListMusic aria-hidden="true" className="h-7 w-7 text-slate-500" />
+                </span>
+              )}
+              <span className="grid min-w-0 flex-1 gap-1">
+                <span className="truncate font-medium text-slate-900">
+                  <HighlightedText text={playlist.name} query={query} />
+                </span>
+                <span className="text-sm text-slate-600">{trackCountLabel(playlist.trackCount)}</span>
+              </span>
+              {selected ? <Check aria-hidden="true" className="h-5 w-5 shrink-0 text-violet-700" /> : null}
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,24 @@
+import type { ReactNode } from 'react';
+import { Page } from '../../../components/layout/page';
+import type { WizardStep } from '../wizard-state';
+import { StepIndicator } from './step-indicator';
+
+/** The frame every wizard step shares: its h1, the step indicator, then the step. */
+export function WizardPage({
+  title,
+  description,
+  step,
+  children,
+}: {
+  title: string;
+  description: ReactNode;
+  step: WizardStep;
+  children: ReactNode;
+}) {
+  return (
+    <Page title={title} description={description} width="wide">
+      <StepIndicator current={step} />
+      {children}
+    </Page>
+  );
+}

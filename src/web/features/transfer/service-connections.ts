@@ -1,0 +1,67 @@
+import { SERVICE_LABELS, type ServiceId } from '../../../shared/services';
+import { AUTH_STATUS_KEY } from '../../hooks/use-auth';
+import { toast } from '../../hooks/use-toast';
+import { serverMessage } from '../../lib/api-client';
+import { paths } from '../../lib/paths';
+import { queryClient } from '../../lib/query-client';
+import { track } from '../../lib/track';
+import { endConnection, startConnection } from '../connections/service-connection';
+import { wizardStore } from './wizard-store';
+
+/** Which service the consent page was for, so `?connectError=` can be told apart per service. */
+const PENDING_CONNECT_KEY = 'crossfade.pendingConnect';
+
+function rememberPending(service: ServiceId): void {
+  try {
+    sessionStorage.setItem(PENDING_CONNECT_KEY, service);
+  } catch {
+    // Without storage the result is still announced, only without the service's name.
+  }
+}
+
+export function takePendingConnect(): ServiceId | null {
+  try {
+    const value = sessionStorage.getItem(PENDING_CONNECT_KEY);
+    sessionStorage.removeItem(PENDING_CONNECT_KEY);
+    return value === 'spotify' || value === 'apple' ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function fail(message: string): void {
+  wizardStore.update({ error: message, loading: false });
+  toast({ title: message, variant: 'destructive' });
+}
+
+export async function connectService(service: ServiceId): Promise<void> {
+  wizardStore.update({ loading: true, error: null });
+  try {
+    rememberPending(service);
+    if ((await startConnection(service, paths.transfer)) === 'redirected') return;
+    takePendingConnect();
+    await queryClient.invalidateQueries({ queryKey: AUTH_STATUS_KEY });
+    wizardStore.update({ loading: false });
+    toast({ title: `Connected to ${SERVICE_LABELS[service]}` });
+  } catch (error) {
+    takePendingConnect();
+    track('service_connected', { service, success: false });
+    fail(
+      service === 'spotify'
+        ? (serverMessage(error) ?? 'Failed to connect to Spotify')
+        : 'Failed to connect to Apple Music',
+    );
+  }
+}
+
+export async function disconnectService(service: ServiceId): Promise<void> {
+  wizardStore.update({ loading: true, error: null });
+  try {
+    await endConnection(service);
+    await queryClient.invalidateQueries({ queryKey: AUTH_STATUS_KEY });
+    wizardStore.update({ loading: false });
+    toast({ title: `Disconnected from ${SERVICE_LABELS[service]}` });
+  } catch {
+    fail(`Failed to disconnect from ${SERVICE_LABELS[service]}`);
+  }
+}

@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import type { MatchRow, MatchSetView, TransferResult } from '../../../shared/api/transfer';
+import {
+  deserializeWizard,
+  INITIAL_WIZARD_STATE,
+  matchingInput,
+  serializeWizard,
+  stepGuardError,
+  transferInput,
+  WIZARD_ERRORS,
+  type WizardState,
+  withPlaylist,
+  withServices,
+  withUpdatedRow,
+} from './wizard-state';
+
+const playlist = { id: 'pl-1', name: 'Road Trip', trackCount: 2 };
+
+function row(position: number, overrides: Partial<MatchRow> = {}): MatchRow {
+  return {
+    id: `set-1:${position}`,
+    position,
+    sourceTrack: { id: `s${position}`, name: `Song ${position}`, artists: ['A'], album: 'X' },
+    destinationTrack: { id: `d${position}`, name: `Song ${position}`, artists: ['A'], album: 'X' },
+    confidence: 97,
+    isMatched: true,
+    status: 'accepted',
+    reasons: [],
+    candidates: [],
+    decidedBy: 'engine',
+    ...overrides,
+  };
+}
+
+const matchSet: MatchSetView = {
+  matchSetId: '0b7f1f7e-8f7c-4a4e-9d4f-1a2b3c4d5e6f',
+  status: 'ready',
+  playlistName: 'Road Trip',
+  sourceService: 'spotify',
+  destinationService: 'apple',
+  jobId: null,
+  results: [row(0), row(1)],
+};
+
+const transferResult: TransferResult = {
+  transferId: 't-1',
+  playlistId: 'pl-1',
+  name: 'Road Trip',
+  totalTracks: 2,
+  matchedTracks: 2,
+  unmatchedTracks: 0,
+  addedTracks: 2,
+  destinationUrl: 'https://music.apple.com/library/playlist/p.1',
+  overallConfidence: 97,
+  status: 'succeeded',
+  error: null,
+  jobId: null,
+  sourceService: 'spotify',
+  destinationService: 'apple',
+  createdAt: '2026-11-01T00:00:00.000Z',
+  completedAt: '2026-11-01T00:00:01.000Z',
+};
+
+const ready: WizardState = {
+  ...INITIAL_WIZARD_STATE,
+  sourceService: 'spotify',
+  destinationService: 'apple',
+  selectedPlaylist: playlist,
+  matchSet,
+};
+
+describe('wizard guards (spec section 4)', () => {
+  it('refuses step 2 until both services are chosen', () => {
+    expect(stepGuardError({ ...INITIAL_WIZARD_STATE, sourceService: 'spotify' }, 2)).toBe(
+      'Please select source and destination services',
+    );
+    expect(stepGuardError({ ...ready, selectedPlaylist: null }, 2)).toBeNull();
+  });
+
+  it('refuses step 3 without a playlist and step 4 without match results', () => {
+    expect(stepGuardError({ ...ready, selectedPlaylist: null }, 3)).toBe('Please select a playlist');
+    expect(stepGuardError({ ...ready, matchSet: null }, 4)).toBe('Please complete track matching first');
+    expect(stepGuardError(ready, 4)).toBeNull();
+    expect(stepGuardError({ ...ready, matchSet: null, transferResult }, 4)).toBeNull();
+  });
+
+  it('needs source, destination and playlist to match, and a ready match set to transfer', () => {
+    expect(matchingInput({ ...ready, destinationService: null })).toBe(WIZARD_ERRORS.missingForMatching);
+    expect(matchingInput(ready)).toEqual({
+      sourceService: 'spotify',
+      destinationService: 'apple',
+      playlistId: 'pl-1',
+    });
+    expect(transferInput({ ...ready, matchSet: null })).toBe('Missing required data for transfer');
+    expect(transferInput({ ...ready, matchSet: { ...matchSet, status: 'matching' } })).toBe(
+      'Missing required data for transfer',
+    );
+    expect(transferInput(ready)).toMatchObject({ playlistId: 'pl-1', matchSetId: matchSet.matchSetId });
+  });
+});
+
+describe('wizard changes', () => {
+  it('forgets the playlist, matches and result when the source changes', () => {
+    const next = withServices({ ...ready, transferResult }, 'apple', 'spotify');
+    expect(next).toMatchObject({
+      sourceService: 'apple',
+      selectedPlaylist: null,
+      matchSet: null,
+      transferResult: null,
+    });
+  });
+
+  it('keeps everything when the same services are chosen again', () => {
+    expect(withServices(ready, 'spotify', 'apple')).toBe(ready);
+  });
+
+  it('drops old matches when another playlist is picked, keeps them for the same one', () => {
+    expect(withPlaylist(ready, { id: 'pl-2', name: 'Other', trackCount: 1 }).matchSet).toBeNull();
+    expect(withPlaylist(ready, playlist).matchSet).toBe(matchSet);
+  });
+
+  it('replaces a reviewed row in place', () => {
+    const fixed = row(1, { status: 'skipped', isMatched: false, decidedBy: 'person' });
+    const next = withUpdatedRow(ready, fixed);
+    expect(next.matchSet?.results.map((item) => item.status)).toEqual(['accepted', 'skipped']);
+  });
+});
+
+describe('wizard persistence', () => {
+  it('restores choices and the result after a reload, and the match set by id only', () => {
+    const saved = serializeWizard({
+      ...ready,
+      currentStep: 3,
+      transferResult,
+      includeUnmatched: true,
+      loading: true,
+    });
+    expect(saved).not.toContain('Song 1');
+    const { state, matchSetId } = deserializeWizard(saved);
+    expect(matchSetId).toBe(matchSet.matchSetId);
+    expect(state).toMatchObject({
+      currentStep: 3,
+      sourceService: 'spotify',
+      destinationService: 'apple',
+      selectedPlaylist: playlist,
+      transferResult,
+      includeUnmatched: true,
+      loading: false,
+      matchSet: null,
+    });
+  });
+
+  it('restores nothing from junk', () => {
+    for (const raw of [null, '', 'nope', '[]', '{"currentStep":9,"sourceService":"tidal"}']) {
+      const { state, matchSetId } = deserializeWizard(raw);
+      expect(state).toMatchObject({ currentStep: 1, sourceService: null, selectedPlaylist: null });
+      expect(matchSetId).toBeNull();
+    }
+  });
+});

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { createWizardStore } from './wizard-store';
+
+function memoryStorage() {
+  const items = new Map<string, string>();
+  return {
+    getItem: (key: string) => items.get(key) ?? null,
+    setItem: (key: string, value: string) => void items.set(key, value),
+  };
+}
+
+describe('wizard store', () => {
+  it('survives a reload: a new store on the same storage sees the choices', () => {
+    const storage = memoryStorage();
+    const first = createWizardStore(storage, 'wizard');
+    first.update({ sourceService: 'apple', destinationService: 'spotify', currentStep: 2 });
+    const second = createWizardStore(storage, 'wizard');
+    expect(second.getState()).toMatchObject({
+      sourceService: 'apple',
+      destinationService: 'spotify',
+      currentStep: 2,
+    });
+  });
+
+  it('tells subscribers about changes and hands out a saved match set id once', () => {
+    const storage = memoryStorage();
+    storage.setItem('wizard', JSON.stringify({ matchSetId: 'abc' }));
+    const store = createWizardStore(storage, 'wizard');
+    let calls = 0;
+    const unsubscribe = store.subscribe(() => {
+      calls += 1;
+    });
+    store.update({ error: 'Please select a playlist' });
+    unsubscribe();
+    store.update({ error: null });
+    expect(calls).toBe(1);
+    expect(store.takePendingMatchSetId()).toBe('abc');
+    expect(store.takePendingMatchSetId()).toBeNull();
+  });
+
+  it('keeps working when storage refuses writes', () => {
+    const store = createWizardStore(
+      {
+        getItem: () => null,
+        setItem: () => {
+          throw new Error('QuotaExceededError');
+        },
+      },
+      'wizard',
+    );
+    store.update({ sourceService: 'spotify' });
+    expect(store.getState().sourceService).toBe('spotify');
+  });
+});
+
+describe('wizard store and a saved match set', () => {
+  const saved = JSON.stringify({
+    sourceService: 'spotify',
+    destinationService: 'apple',
+    selectedPlaylist: { id: 'pl-1', name: 'Road Trip', trackCount: 2 },
+    matchSetId: 'set-1',
+  });
+
+  it('keeps the saved id across another reload until the rows are back', () => {
+    const storage = memoryStorage();
+    storage.setItem('wizard', saved);
+    createWizardStore(storage, 'wizard').update({ currentStep: 4 });
+    expect(createWizardStore(storage, 'wizard').takePendingMatchSetId()).toBe('set-1');
+  });
+
+  it('forgets the saved id when another playlist is chosen', () => {
+    const storage = memoryStorage();
+    storage.setItem('wizard', saved);
+    const store = createWizardStore(storage, 'wizard');
+    store.update({ selectedPlaylist: { id: 'pl-2', name: 'Long Haul', trackCount: 9 } });
+    expect(store.takePendingMatchSetId()).toBeNull();
+    expect(createWizardStore(storage, 'wizard').takePendingMatchSetId()).toBeNull();
+  });
+});
