@@ -77,3 +77,40 @@ describe('HttpClient retries', () => {
     fake.close();
   });
 });
+
+describe('HttpClient after a 429', () => {
+  it('holds back every other request of the client until the Retry-After has passed', async () => {
+    const { createServer } = await import('node:http');
+    const arrivals: { path: string; at: number }[] = [];
+    let refused = false;
+    const server = createServer((request, response) => {
+      arrivals.push({ path: request.url ?? '', at: performance.now() });
+      if (!refused) {
+        refused = true;
+        response.writeHead(429, { 'retry-after': '0.3', 'content-type': 'application/json' }).end('{}');
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as import('node:net').AddressInfo;
+    let secondRequest: Promise<unknown> | undefined;
+    const http = new HttpClient({
+      service: 'spotify',
+      baseUrl: `http://127.0.0.1:${port}`,
+      describeError: (status) => new ProviderError('spotify', 'unavailable', `status ${status}`, status),
+      // The moment the first request is refused, another one starts.
+      onRateLimit: () => {
+        secondRequest = http.request(z.object({ ok: z.boolean() }), { url: '/second' });
+      },
+    });
+    await http.request(z.object({ ok: z.boolean() }), { url: '/first' });
+    await secondRequest;
+    server.close();
+    const refusedAt = arrivals[0]?.at ?? 0;
+    const second = arrivals.find((arrival) => arrival.path === '/second');
+    expect(arrivals.map((arrival) => arrival.path).sort()).toEqual(['/first', '/first', '/second']);
+    // The second request was not sent into the limit: it waited out the first one's Retry-After.
+    expect((second?.at ?? 0) - refusedAt).toBeGreaterThanOrEqual(290);
+  });
+});

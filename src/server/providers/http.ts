@@ -80,6 +80,12 @@ export class HttpClient {
     HttpClientOptions;
   /** Calls made, by "METHOD /path" with ids folded, for benchmarks and job statistics. */
   readonly callCounts = new Map<string, number>();
+  /**
+   * After a 429 every request of this client holds back until the service's `Retry-After` has passed,
+   * not only the one that was refused: otherwise parallel requests keep running into the limit and each
+   * refused call spends quota of its own.
+   */
+  private blockedUntil = 0;
 
   constructor(options: HttpClientOptions) {
     this.options = {
@@ -122,8 +128,13 @@ export class HttpClient {
     let serverErrors = 0;
     let rateLimits = 0;
     let refreshed = false;
+    /** True right after this request slept out its own 429, so it does not wait at the gate again. */
+    let waitedOut = false;
 
     for (;;) {
+      const held = this.blockedUntil - Date.now();
+      if (held > 0 && !waitedOut) await (this.options.sleep ?? defaultSleep)(held);
+      waitedOut = false;
       let response: Response;
       this.countCall(method, url); // every attempt counts: benchmarks compare real calls with the minimum
       try {
@@ -168,7 +179,9 @@ export class HttpClient {
         }
         rateLimits++;
         this.options.onRateLimit?.({ service, waitMs, attempt: rateLimits });
+        this.blockedUntil = Math.max(this.blockedUntil, Date.now() + waitMs);
         await (this.options.sleep ?? defaultSleep)(waitMs);
+        waitedOut = true;
         continue;
       }
       if (

@@ -256,7 +256,9 @@ describe('SpotifyProvider against the sandbox', () => {
     });
     const { entries } = await provider.getPlaylist(demoPlaylistId(LONG_PLAYLIST_KEY));
     expect(entries).toHaveLength(LONG_PLAYLIST_LENGTH);
-    expect(waits.length).toBeGreaterThanOrEqual(2);
+    // After the first 429 the client holds every request back for the Retry-After, so later pages need
+    // not be refused first.
+    expect(waits.length).toBeGreaterThanOrEqual(1);
     expect(waits.every((ms) => ms === 1000)).toBe(true);
   });
 
