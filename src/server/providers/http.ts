@@ -178,8 +178,8 @@ export class HttpClient {
           );
         }
         rateLimits++;
-        this.options.onRateLimit?.({ service, waitMs, attempt: rateLimits });
         this.blockedUntil = Math.max(this.blockedUntil, Date.now() + waitMs);
+        this.options.onRateLimit?.({ service, waitMs, attempt: rateLimits });
         await (this.options.sleep ?? defaultSleep)(waitMs);
         waitedOut = true;
         continue;
