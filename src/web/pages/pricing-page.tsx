@@ -12,9 +12,9 @@ export default function PricingPage() {
       width="wide"
       description="Free gets you one transfer a month. Pro makes transfers unlimited. Vault+ adds daily backups, ZIP export and cloud save."
     >
-      <div className="grid gap-10">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-10">
         <PlanCards currentPlan={currentPlan} />
-        <section aria-labelledby="compare-plans" className="grid gap-4">
+        <section aria-labelledby="compare-plans" className="grid grid-cols-[minmax(0,1fr)] gap-4">
           <h2 id="compare-plans" className="text-xl font-semibold text-slate-900">
             Compare plans
           </h2>

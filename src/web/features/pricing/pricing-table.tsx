@@ -6,7 +6,13 @@ import { cn } from '../../lib/cn';
 /** The plans side by side; the signed-in person's plan is marked in its column heading. */
 export function PricingTable({ currentPlan }: { currentPlan: Plan | null }) {
   return (
-    <div className="overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm">
+    // Focusable and named, so keyboard users can scroll the table sideways on a narrow screen.
+    <section
+      className="relative overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-violet-600"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable, WCAG 2.1.1)
+      tabIndex={0}
+      aria-label="Plan comparison"
+    >
       <table className="w-full min-w-[36rem] text-left text-sm">
         <caption className="sr-only">What each plan includes</caption>
         <thead>
@@ -66,6 +72,6 @@ export function PricingTable({ currentPlan }: { currentPlan: Plan | null }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }

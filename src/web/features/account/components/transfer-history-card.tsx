@@ -33,7 +33,12 @@ export function TransferHistoryCard() {
         ) : history.data.length === 0 ? (
           <p className="text-sm text-slate-600">No transfers yet.</p>
         ) : (
-          <div className="overflow-x-auto">
+          <section
+            className="relative overflow-x-auto focus-visible:outline-2 focus-visible:outline-violet-600"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable, WCAG 2.1.1)
+            tabIndex={0}
+            aria-label="Transfer history"
+          >
             <table className="w-full min-w-[40rem] text-left text-sm">
               <caption className="sr-only">Your transfers, newest first</caption>
               <thead className="border-b border-slate-200 text-slate-600">
@@ -110,7 +115,7 @@ export function TransferHistoryCard() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </section>
         )}
       </CardContent>
     </Card>
