@@ -61,7 +61,12 @@ for (const limited of [false, true]) {
     });
     const destination = sandbox.provider({
       storefront: 'us',
-      http: { backoffBaseMs: 200, sleep: async (ms) => void (clock += ms) },
+      http: {
+        backoffBaseMs: 200,
+        sleep: async (ms) => {
+          clock += ms;
+        },
+      },
     });
     return { destination, ...fixtureTracks('apple'), region: 'us', close: () => sandbox.close() };
   });
@@ -74,7 +79,11 @@ for (const limited of [false, true]) {
     });
     const { provider } = await connectedProvider(sandbox, {
       market: 'US',
-      http: { sleep: async (ms) => void (clock += ms) },
+      http: {
+        sleep: async (ms) => {
+          clock += ms;
+        },
+      },
     });
     return { destination: provider, ...fixtureTracks('spotify'), region: 'us', close: () => sandbox.close() };
   });
