@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateCatalog } from './generator';
 import type { Catalog, CatalogTrack, TrackVersion } from './types';
-import { GENRES } from './words';
+import { GENRES, MARKETS } from './words';
 
 const catalog = generateCatalog();
 const byKey = new Map(catalog.tracks.map((track) => [track.key, track]));
@@ -231,28 +231,7 @@ describe('service presence and ids', () => {
 
   it('gives every region-locked track another release of the recording that is available there', () => {
     const byIsrc = groupBy(catalog.tracks, (track) => track.isrc);
-    const markets = [
-      'US',
-      'GB',
-      'CA',
-      'AU',
-      'DE',
-      'FR',
-      'JP',
-      'KR',
-      'BR',
-      'IN',
-      'ZA',
-      'RU',
-      'ES',
-      'IT',
-      'MX',
-      'NL',
-      'SE',
-      'PL',
-      'TR',
-      'ID',
-    ];
+    const markets = MARKETS;
     let locked = 0;
     const stranded: string[] = [];
     for (const track of catalog.tracks) {

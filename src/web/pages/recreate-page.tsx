@@ -1,48 +1,29 @@
 import { useState } from 'react';
-import { Link } from 'wouter';
 import { Page } from '../components/layout/page';
-import { buttonClasses } from '../components/ui/button';
+import { SignedInOnly } from '../components/layout/signed-in-only';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
-import { Spinner } from '../components/ui/spinner';
 import { ChooseDestination } from '../features/recreate/choose-destination';
 import type { RebuiltPlaylist } from '../features/recreate/recreate-api';
 import { RecreateSources } from '../features/recreate/recreate-sources';
-import { useAuth } from '../hooks/use-auth';
-import { paths } from '../lib/paths';
 
 const TITLE = 'Recreate a Playlist';
 const DESCRIPTION = 'Rebuild a playlist you have lost.';
 
 export default function RecreatePage() {
-  const { user, isLoading } = useAuth();
-  const [result, setResult] = useState<RebuiltPlaylist | null>(null);
+  return (
+    <SignedInOnly
+      title={TITLE}
+      description={DESCRIPTION}
+      signInTitle="Sign in to recreate a playlist"
+      signInReason="The rebuilt playlist is created in your own Spotify or Apple Music library."
+    >
+      <Recreate />
+    </SignedInOnly>
+  );
+}
 
-  if (isLoading) {
-    return (
-      <Page title={TITLE} description={DESCRIPTION}>
-        <Spinner label="Loading" />
-      </Page>
-    );
-  }
-  if (!user) {
-    return (
-      <Page title={TITLE} description={DESCRIPTION}>
-        <Card>
-          <CardHeader>
-            <CardTitle>Sign in to recreate a playlist</CardTitle>
-            <CardDescription>
-              The rebuilt playlist is created in your own Spotify or Apple Music library.
-            </CardDescription>
-          </CardHeader>
-          <CardContent>
-            <Link href={paths.auth} className={buttonClasses('primary')}>
-              Sign in
-            </Link>
-          </CardContent>
-        </Card>
-      </Page>
-    );
-  }
+function Recreate() {
+  const [result, setResult] = useState<RebuiltPlaylist | null>(null);
   return (
     <Page title={TITLE} description={DESCRIPTION}>
       {result ? (
