@@ -32,6 +32,9 @@ export type DatabaseLocation = { url: string } | { dataDir: string } | { memory:
 export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
   if ('url' in location) {
     const pool = new pg.Pool({ connectionString: location.url, max: 10 });
+    // An idle connection the server drops (restart, failover, shutdown) is reported here; without a
+    // listener it would crash the process. The pool replaces it, and queries in flight still reject.
+    pool.on('error', () => undefined);
     const db = drizzlePostgres(pool, { schema });
     const client = await pool.connect();
     try {
