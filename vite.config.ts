@@ -13,6 +13,6 @@ export default defineConfig({
   server: {
     host: '127.0.0.1',
     port: 5173,
-    proxy: { '/api': serverOrigin, '/sandbox': serverOrigin, '/l/': serverOrigin },
+    proxy: { '/api': serverOrigin, '/sandbox': serverOrigin },
   },
 });
