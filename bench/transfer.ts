@@ -155,11 +155,14 @@ async function runDirection(
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
   const n = onSource.length;
   const added = finished.addedTracks;
-  const misses = n - present;
-  // Fewest calls: read the source, one ISRC lookup per batch the service allows, one search to learn
-  // that a track is absent, one create, and the adds at the service's batch limit.
+  // Fewest calls: read the source once, one ISRC lookup per distinct ISRC in the batches the service
+  // allows, one search for each track whose recording the destination lacks (to learn that it is
+  // absent), one create, and the adds at the service's batch limit.
+  const isrcsThere = new Set(catalog.tracks.filter((track) => track[to] !== null).map((track) => track.isrc));
+  const distinctIsrcs = new Set(onSource.map((track) => track.isrc)).size;
+  const misses = onSource.filter((track) => !isrcsThere.has(track.isrc)).length;
   const reads = from === 'spotify' ? 1 + Math.ceil(n / 50) : 1 + Math.ceil(n / 100);
-  const isrcCalls = to === 'apple' ? Math.ceil(n / 25) : n;
+  const isrcCalls = to === 'apple' ? Math.ceil(distinctIsrcs / 25) : distinctIsrcs;
   const minimum = reads + isrcCalls + misses + 1 + Math.ceil(added / 100);
   const rate = BUDGET / WINDOW_S;
   const lowerBound = Math.max(0, minimum - BUDGET) / rate;
