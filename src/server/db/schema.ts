@@ -177,6 +177,11 @@ export const matchSets = pgTable(
       .notNull()
       .default('matching'),
     jobId: uuid('job_id'),
+    /**
+     * The source playlist's entries as first read, so a resumed or requeued match job does not read a
+     * 10,000-track playlist from the service again.
+     */
+    sourceEntries: jsonb('source_entries').$type<unknown[]>(),
     createdAt: createdAt(),
   },
   (table) => [index('match_sets_user_idx').on(table.userId, table.sourcePlaylistId)],

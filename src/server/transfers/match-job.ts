@@ -27,13 +27,17 @@ export function createMatchJobHandler(deps: AppDeps): JobHandler {
     const [set] = await deps.db.select().from(matchSets).where(eq(matchSets.id, matchSetId));
     if (!set) throw new PermanentJobError('The match run no longer exists.');
     try {
-      const source = await loadSourcePlaylist(deps, set.userId, set.sourceService, set.sourcePlaylistId);
-      if (set.sourcePlaylistName !== source.playlist.name) {
+      // The source is read from the service once; a resumed or requeued run works from the stored copy.
+      let entries = set.sourceEntries as PlaylistEntry[] | null;
+      if (!entries) {
+        const source = await loadSourcePlaylist(deps, set.userId, set.sourceService, set.sourcePlaylistId);
+        entries = source.entries;
         await deps.db
           .update(matchSets)
-          .set({ sourcePlaylistName: source.playlist.name })
+          .set({ sourcePlaylistName: source.playlist.name, sourceEntries: entries })
           .where(eq(matchSets.id, set.id));
       }
+      const source = { entries };
       const connection = await deps.providers.connections.get(set.userId, set.destinationService);
       const region = connection?.region ?? 'us';
       const total = source.entries.length;

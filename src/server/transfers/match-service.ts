@@ -1,4 +1,4 @@
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns } from 'drizzle-orm';
 import type { MatchChoice, MatchRequest, MatchRow, MatchSetView } from '../../shared/api/transfer';
 import type { AppDeps } from '../app-context';
 import { jobs, matchRows, matchSets } from '../db/schema';
@@ -37,10 +37,13 @@ export async function startMatch(
   return { matchSetId: set.id, jobId: job.id };
 }
 
+/** Every column but the stored source entries, which only the match job needs (and which can be large). */
+const { sourceEntries: _sourceEntries, ...matchSetColumns } = getTableColumns(matchSets);
+
 async function ownedSet(deps: AppDeps, userId: string, matchSetId: string) {
   const [set] = /^[0-9a-f-]{36}$/.test(matchSetId)
     ? await deps.db
-        .select()
+        .select(matchSetColumns)
         .from(matchSets)
         .where(and(eq(matchSets.id, matchSetId), eq(matchSets.userId, userId)))
     : [];
@@ -89,7 +92,7 @@ export async function getMatchSetView(
 /** The newest finished match run of this playlist, for a transfer that names none. */
 export async function latestReadySet(deps: AppDeps, userId: string, request: MatchRequest) {
   const [set] = await deps.db
-    .select()
+    .select(matchSetColumns)
     .from(matchSets)
     .where(
       and(
