@@ -16,7 +16,19 @@ import type { NormalizedTrack } from '../src/server/providers/types';
  * are missing altogether. Deterministic for a given seed.
  */
 
-export const DEFAULT_CSV_PATH = '/work/shared/data/spotify-playlist-archive-tracks.csv';
+/** The setting that names the archive CSV (spotify-playlist-archive-tracks.csv, 63k rows) on this machine. */
+export const ARCHIVE_SETTING = 'CROSSFADE_ARCHIVE_CSV';
+
+/** The archive's path from CROSSFADE_ARCHIVE_CSV; stops the benchmark with what to pass when it is unset. */
+export function archiveCsvPath(): string {
+  const path = process.env[ARCHIVE_SETTING];
+  if (path) return path;
+  console.error(
+    `${ARCHIVE_SETTING} is not set. This benchmark reads the Spotify playlist archive: pass the path of ` +
+      `spotify-playlist-archive-tracks.csv, e.g. ${ARCHIVE_SETTING}=/path/to/spotify-playlist-archive-tracks.csv npm run bench:match`,
+  );
+  process.exit(2);
+}
 
 export type DecoyKind =
   | 'live'
@@ -301,7 +313,7 @@ export function buildMatchDataset(options: DatasetOptions = {}): MatchDataset {
   const decoyShare = options.decoyShare ?? 0.35;
 
   let sources = shuffle(
-    readSources(options.csvPath ?? DEFAULT_CSV_PATH, random, options.isrcShare ?? 0.92),
+    readSources(options.csvPath ?? archiveCsvPath(), random, options.isrcShare ?? 0.92),
     random,
   );
   if (options.limit !== undefined) sources = sources.slice(0, options.limit);

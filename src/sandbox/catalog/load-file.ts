@@ -25,7 +25,7 @@ export interface LoadCatalogFileOptions {
 const STOREFRONTS = MARKETS.map((market) => market.toLowerCase());
 
 /**
- * Reads a catalog from a file: the archive CSV (/work/shared/data's format) or JSON Lines (the benchmark
+ * Reads a catalog from a file: the playlist-archive CSV (see the README's SANDBOX_CATALOG) or JSON Lines (the benchmark
  * CLI's format). Whatever the file lacks (ISRCs, release dates, the other service's ids) is synthesized
  * deterministically, so the same file always gives the same catalog.
  */

@@ -9,12 +9,10 @@ import { connect, type SandboxServer, startSandbox } from './test-harness';
 
 /**
  * Every emulator answer the client reads, checked against Spotify's published OpenAPI schema (sonallux's
- * fixed copy in shared/specs, read by path) with openapi-response-validator.
+ * fixed copy, vendored with its provenance and license in ./openapi) with openapi-response-validator.
  */
 
-const SPEC_PATH = fileURLToPath(
-  new URL('../../../../../shared/specs/fixed-spotify-open-api.yml', import.meta.url),
-);
+const SPEC_PATH = fileURLToPath(new URL('./openapi/fixed-spotify-open-api.yml', import.meta.url));
 
 interface OpenApiDocument {
   paths: Record<string, Record<string, { responses: Record<string, { $ref?: string }> }>>;
