@@ -1,6 +1,6 @@
 /**
  * The finder's order of preference against a minimal fake of a service's catalog with per-region
- * availability. The fake stands in for the external service only; region-api.test.ts runs the same code
+ * availability. The fake stands in for the external service only; region-api.int.test.ts runs the same code
  * against the sandbox emulators over HTTP.
  */
 import { describe, expect, it } from 'vitest';
