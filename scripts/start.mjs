@@ -1,28 +1,41 @@
-// `npm start`: build the web app when its sources are newer than the build, then run the server.
+// `npm start` (and `npm run worker`, `npm run sandbox`): build what is missing or older than its sources,
+// then run the compiled JavaScript. `node scripts/start.mjs [main|worker|sandbox|cli]`, main by default.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { register } from 'tsx/esm/api';
+import { buildServer, SERVER_ENTRIES, SERVER_OUT } from './build-server.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const builtIndex = join(root, 'dist/web/index.html');
+const entry = process.argv[2] ?? 'main';
+if (!(entry in SERVER_ENTRIES)) {
+  console.error(`Unknown entry "${entry}": use one of ${Object.keys(SERVER_ENTRIES).join(', ')}.`);
+  process.exit(2);
+}
+// The entry's own arguments (the CLI's command) follow its name.
+process.argv.splice(2, 1);
 
-function newestChange(dir) {
+function newestChange(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestChange(path) : statSync(path).mtimeMs);
-  }
+  for (const name of readdirSync(path)) newest = Math.max(newest, newestChange(join(path, name)));
   return newest;
 }
 
-const sources = [join(root, 'src/web'), join(root, 'src/shared')];
-const needsBuild =
-  !existsSync(builtIndex) ||
-  Math.max(...sources.map(newestChange), statSync(join(root, 'vite.config.ts')).mtimeMs) >
-    statSync(builtIndex).mtimeMs;
+/** Whether `output` is missing or older than any of `inputs` (files or folders, relative to the root). */
+function stale(output, inputs) {
+  if (!existsSync(output)) return true;
+  const built = statSync(output).mtimeMs;
+  return inputs.some((input) => newestChange(join(root, input)) > built);
+}
 
-if (needsBuild) {
+const shared = ['src/shared', 'package-lock.json'];
+// The worker, the sandbox and the CLI serve no pages.
+if (
+  entry === 'main' &&
+  stale(join(root, 'dist/web/index.html'), ['src/web', 'vite.config.ts', 'index.html', ...shared])
+) {
   console.log('Building the web app…');
   execFileSync(
     process.execPath,
@@ -33,6 +46,19 @@ if (needsBuild) {
     },
   );
 }
+if (
+  stale(join(SERVER_OUT, 'BUILD'), [
+    'src/server',
+    'src/sandbox',
+    'src/cli',
+    'scripts/build-server.mjs',
+    ...shared,
+  ])
+) {
+  if (entry !== 'cli') console.log('Compiling the server…');
+  await buildServer();
+}
 
-register();
-await import('../src/server/main.ts');
+// Stack traces name the TypeScript sources.
+process.setSourceMapsEnabled(true);
+await import(join(SERVER_OUT, `${entry}.js`));

@@ -7,14 +7,17 @@ import { loadOrCreateSandboxAppleKey } from './sandbox-keys';
 
 /** `npm run sandbox`: both emulators as a standalone server, for working on clients or the CLI against them. */
 const environment = z.object({
+  SANDBOX_HOST: z.string().default('127.0.0.1'),
   SANDBOX_PORT: z.coerce.number().int().min(0).max(65_535).default(3001),
   SANDBOX_CATALOG: z
     .string()
     .trim()
     .optional()
     .transform((value) => value || undefined),
-  /** Calls per rolling 30 s before the emulators answer 429; 0 turns the limit off. */
+  /** Calls per rolling window before the emulators answer 429; 0 turns the limit off. */
   SANDBOX_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
+  SANDBOX_RATE_WINDOW_SECONDS: z.coerce.number().positive().max(3600).default(30),
+  SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
   SPOTIFY_MODE: z.enum(['development', 'extended']).default('development'),
   DATA_DIR: z.string().default('./data'),
 });
@@ -33,25 +36,31 @@ async function main(): Promise<void> {
     catalog,
     dataDir,
     rateLimit:
-      settings.SANDBOX_RATE_LIMIT > 0 ? { budget: settings.SANDBOX_RATE_LIMIT, windowMs: 30_000 } : null,
+      settings.SANDBOX_RATE_LIMIT > 0
+        ? { budget: settings.SANDBOX_RATE_LIMIT, windowMs: settings.SANDBOX_RATE_WINDOW_SECONDS * 1000 }
+        : null,
     spotifyMode: settings.SPOTIFY_MODE,
+    latencyMs: settings.SANDBOX_LATENCY_MS,
     appleDeveloperKeys: [{ teamId: key.teamId, keyId: key.keyId, publicKey: key.publicKeyJwk }],
   });
-  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: settings.SANDBOX_PORT }, (info) => {
-    const origin = `http://127.0.0.1:${info.port}`;
-    console.log(`Crossfade sandbox: ${catalog.tracks.length} tracks, state in ${join(dataDir, 'sandbox')}`);
-    const lines: [string, string][] = [
-      ['Index', `${origin}${SANDBOX_PATHS.index}`],
-      ['Spotify accounts', `${origin}${SANDBOX_PATHS.spotifyAccounts}`],
-      ['Spotify API', `${origin}${SANDBOX_PATHS.spotifyApi}/v1`],
-      ['Apple Music API', `${origin}${SANDBOX_PATHS.apple}/v1`],
-      [
-        'Apple dev key',
-        `team ${key.teamId}, key ${key.keyId} (${join(dataDir, 'sandbox', 'apple-dev-key.json')})`,
-      ],
-    ];
-    for (const [label, value] of lines) console.log(`  ${label.padEnd(17)} ${value}`);
-  });
+  const server = serve(
+    { fetch: app.fetch, hostname: settings.SANDBOX_HOST, port: settings.SANDBOX_PORT },
+    (info) => {
+      const origin = `http://${settings.SANDBOX_HOST}:${info.port}`;
+      console.log(`Crossfade sandbox: ${catalog.tracks.length} tracks, state in ${join(dataDir, 'sandbox')}`);
+      const lines: [string, string][] = [
+        ['Index', `${origin}${SANDBOX_PATHS.index}`],
+        ['Spotify accounts', `${origin}${SANDBOX_PATHS.spotifyAccounts}`],
+        ['Spotify API', `${origin}${SANDBOX_PATHS.spotifyApi}/v1`],
+        ['Apple Music API', `${origin}${SANDBOX_PATHS.apple}/v1`],
+        [
+          'Apple dev key',
+          `team ${key.teamId}, key ${key.keyId} (${join(dataDir, 'sandbox', 'apple-dev-key.json')})`,
+        ],
+      ];
+      for (const [label, value] of lines) console.log(`  ${label.padEnd(17)} ${value}`);
+    },
+  );
   const stop = () => server.close(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

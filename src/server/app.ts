@@ -4,7 +4,6 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppDeps, AppEnv } from './app-context';
-import { pingDatabase } from './db/client';
 import { ApiError, renderError } from './http/errors';
 import { requestContext } from './http/request-context';
 import { securityHeaders } from './http/security-headers';
@@ -12,6 +11,7 @@ import { authRoutes } from './routes/auth-routes';
 import { connectionRoutes } from './routes/connection-routes';
 import { eventRoutes } from './routes/event-routes';
 import { featureRoutes } from './routes/feature-routes';
+import { healthRoutes } from './routes/health-routes';
 import { playlistRoutes } from './routes/playlist-routes';
 import { transferRoutes } from './routes/transfer-routes';
 
@@ -56,10 +56,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     },
   });
   api.use('*', (c, next) => (c.req.path.startsWith('/api/import/') ? next() : jsonLimit(c, next)));
-  api.get('/health', async (c) => {
-    const databaseUp = await pingDatabase(deps.db);
-    return c.json({ ok: databaseUp }, databaseUp ? 200 : 503);
-  });
+  api.route('/health', healthRoutes(deps));
   api.use('*', requestContext(deps));
   api.route('/auth', authRoutes(deps));
   api.route('/events', eventRoutes(deps));

@@ -64,6 +64,11 @@ export const settingsSchema = z.object({
   SANDBOX_RATE_WINDOW_SECONDS: z.coerce.number().positive().max(3600).default(30),
   /** Milliseconds added to every emulator answer, to feel (or test) a slow network. */
   SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
+  /**
+   * Origin of emulators running on their own (`npm run sandbox`) for processes that share them: this
+   * process then mounts none and calls them there. Use the same DATA_DIR (its sandbox key) as the sandbox.
+   */
+  SANDBOX_URL: optionalText.pipe(z.url().optional()),
 
   ANTHROPIC_API_KEY: optionalText,
   ANTHROPIC_BASE_URL: optionalText.pipe(z.url().optional()),

@@ -29,7 +29,13 @@ export async function createRuntime(
   config: Config,
   db: Database,
   logger: Logger,
-  options: { encryptionKey?: Buffer; catalog?: Catalog; sandboxStateInMemory?: boolean } = {},
+  options: {
+    encryptionKey?: Buffer;
+    catalog?: Catalog;
+    sandboxStateInMemory?: boolean;
+    /** False for a process that serves no HTTP (the worker): it calls emulators elsewhere. */
+    mountEmulators?: boolean;
+  } = {},
 ): Promise<Runtime> {
   const encryptor = createEncryptor(
     options.encryptionKey ?? resolveEncryptionKey(config.TOKEN_ENCRYPTION_KEY, config.DATA_DIR),
@@ -37,7 +43,11 @@ export async function createRuntime(
   const mounts: Runtime['mounts'] = [];
   let sandboxAppleKey: Awaited<ReturnType<typeof loadOrCreateSandboxAppleKey>> | undefined;
 
-  if (config.sandbox.spotify || config.sandbox.apple) {
+  const sandboxed = config.sandbox.spotify || config.sandbox.apple;
+  // Emulators elsewhere (SANDBOX_URL, or a worker's API processes) need only the shared sandbox key here.
+  if (sandboxed && (config.SANDBOX_URL || options.mountEmulators === false)) {
+    sandboxAppleKey = await loadOrCreateSandboxAppleKey(config.DATA_DIR);
+  } else if (sandboxed) {
     const catalog =
       options.catalog ?? loadCatalog(config.SANDBOX_CATALOG ? { path: config.SANDBOX_CATALOG } : {});
     sandboxAppleKey = await loadOrCreateSandboxAppleKey(config.DATA_DIR);

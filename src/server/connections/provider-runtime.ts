@@ -98,17 +98,20 @@ export class ProviderRuntime {
   /** Base URLs as the server calls them. */
   get endpoints() {
     const { config } = this;
-    const sandbox = (path: string) => `${this.internalOrigin}${path}`;
+    // Emulators on their own (SANDBOX_URL) serve both the server's calls and the browser's consent pages.
+    const standalone = config.SANDBOX_URL?.replace(/\/$/, '');
+    const sandbox = (path: string) => `${standalone ?? this.internalOrigin}${path}`;
+    const sandboxPublic = standalone ?? config.publicUrl;
     return {
       spotifyAccounts: config.sandbox.spotify
         ? sandbox('/sandbox/spotify/accounts')
         : config.SPOTIFY_ACCOUNTS_URL,
       spotifyAccountsPublic: config.sandbox.spotify
-        ? `${config.publicUrl}/sandbox/spotify/accounts`
+        ? `${sandboxPublic}/sandbox/spotify/accounts`
         : config.SPOTIFY_ACCOUNTS_URL,
       spotifyApi: config.sandbox.spotify ? sandbox('/sandbox/spotify/api/v1') : config.SPOTIFY_API_URL,
       appleApi: config.sandbox.apple ? sandbox('/sandbox/apple/v1') : config.APPLE_API_URL,
-      appleAuthorizePublic: `${config.publicUrl}/sandbox/apple/authorize`,
+      appleAuthorizePublic: `${sandboxPublic}/sandbox/apple/authorize`,
     };
   }
 

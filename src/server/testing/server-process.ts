@@ -23,11 +23,10 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = env.PORT ? Number(env.PORT) : await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), PUBLIC_URL: url, ...env },
+/** Spawns a TypeScript entry point (run through tsx, as `npm run dev` does) and collects its output. */
+function spawnEntry(entry: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -38,28 +37,55 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     output += String(chunk);
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited during start-up:\n${output}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return {
-    url,
+  const handle = {
     child,
     output: () => output,
     async crash() {
-      child.kill('SIGKILL');
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
     },
     async stop() {
-      child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
     },
   };
+  /** Polls `ready` until it holds; fails with the process's output when it exits or takes too long. */
+  const waitReady = async (what: string, ready: () => Promise<boolean>) => {
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${what} exited during start-up:\n${output}`);
+      if (await ready().catch(() => false)) return;
+      if (Date.now() > deadline) throw new Error(`${what} did not start:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+  return { handle, waitReady };
+}
+
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const { handle, waitReady } = spawnEntry('src/server/main.ts', {
+    PORT: String(port),
+    PUBLIC_URL: url,
+    ...env,
+  });
+  await waitReady('server', async () => (await fetch(`${url}/api/health`)).ok);
+  return { url, ...handle };
+}
+
+/** `npm run worker`: the job runner alone, ready once it logs that it runs. */
+export async function startWorkerProcess(env: Record<string, string>): Promise<Omit<ServerProcess, 'url'>> {
+  const { handle, waitReady } = spawnEntry('src/server/worker.ts', { ...env, LOG_LEVEL: 'info' });
+  await waitReady('worker', async () => handle.output().includes('Crossfade worker is running'));
+  return handle;
+}
+
+/** `npm run sandbox`: both emulators on their own port; `url` is the origin to give as SANDBOX_URL. */
+export async function startSandboxProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = env.SANDBOX_PORT ? Number(env.SANDBOX_PORT) : await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const { handle, waitReady } = spawnEntry('src/sandbox/main.ts', { SANDBOX_PORT: String(port), ...env });
+  await waitReady('sandbox', async () => (await fetch(`${url}/sandbox`)).ok);
+  return { url, ...handle };
 }
