@@ -7,6 +7,8 @@ import { defineConfig } from 'vitest/config';
 // `npm test` runs all three. Database tests use PGlite in memory by default; `npm run test:pg` runs the
 // integration and process tiers against the real PostgreSQL (TEST_DATABASE=postgres).
 const INTEGRATION = ['src/**/*.int.test.ts', 'scripts/**/*.int.test.ts'];
+// Migrates one PGlite database per run; every database test file starts from a copy of it.
+const TEMPLATE = 'src/server/testing/pglite-template.ts';
 const PROCESS = ['src/**/*.process.test.ts', 'scripts/**/*.process.test.ts'];
 
 export default defineConfig({
@@ -24,8 +26,8 @@ export default defineConfig({
           exclude: [...INTEGRATION, ...PROCESS],
         },
       },
-      { extends: true, test: { name: 'integration', include: INTEGRATION } },
-      { extends: true, test: { name: 'process', include: PROCESS } },
+      { extends: true, test: { name: 'integration', include: INTEGRATION, globalSetup: [TEMPLATE] } },
+      { extends: true, test: { name: 'process', include: PROCESS, globalSetup: [TEMPLATE] } },
     ],
   },
 });

@@ -3,7 +3,6 @@
 // migrations beside them: the compiled code finds them at ./migrations as the sources do.
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 
 const root = new URL('..', import.meta.url).pathname;
 export const SERVER_OUT = join(root, 'dist/server');
@@ -15,6 +14,8 @@ export const SERVER_ENTRIES = {
 };
 
 export async function buildServer() {
+  // Loaded here, not at the top: `npm start` imports this file and should not hold esbuild in memory.
+  const { build } = await import('esbuild');
   rmSync(SERVER_OUT, { recursive: true, force: true });
   await build({
     absWorkingDir: root,

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
@@ -27,7 +27,17 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.me
 /** Arbitrary constant: the advisory lock that keeps two starting processes from migrating at once. */
 const MIGRATION_LOCK_ID = 482_113_907;
 
-export type DatabaseLocation = { url: string } | { dataDir: string } | { memory: true };
+export type DatabaseLocation =
+  | { url: string }
+  | { dataDir: string }
+  /** In memory; `from` is a dump (PGlite `dumpDataDir`) to start from instead of an empty database. */
+  | { memory: true; from?: Blob };
+
+/**
+ * PGlite's settings. One connection and a small database: 16 MB of shared buffers (Postgres's default is
+ * 128 MB, all of it resident in the WebAssembly heap) are plenty and keep the embedded server's memory low.
+ */
+const PGLITE_OPTIONS = { postgresqlconf: ['shared_buffers = 16MB'] };
 
 export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
   if ('url' in location) {
@@ -51,8 +61,18 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
   if ('dataDir' in location) {
     dataPath = `${location.dataDir}/pglite`;
     mkdirSync(dataPath, { recursive: true });
+    if (!existsSync(`${dataPath}/PG_VERSION`)) {
+      // A new data directory: PGlite runs initdb in the same WebAssembly heap, which then stays hundreds
+      // of megabytes larger for the life of the process. Create the cluster, close, and open it afresh.
+      const fresh = new PGlite(dataPath, PGLITE_OPTIONS);
+      await fresh.waitReady;
+      await fresh.close();
+    }
   }
-  const client = new PGlite(dataPath);
+  const client =
+    'memory' in location && location.from
+      ? new PGlite({ ...PGLITE_OPTIONS, loadDataDir: location.from })
+      : new PGlite(dataPath, PGLITE_OPTIONS);
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return { db, kind: 'pglite', close: () => client.close() };

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { type DatabaseHandle, openDatabase } from '../db/client';
+import { PGLITE_TEMPLATE_ENV } from './pglite-template';
 
 /**
  * A fresh, migrated database for one test file. PGlite in memory by default; with TEST_DATABASE=postgres
@@ -12,7 +14,13 @@ export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://po
 export const usesRealPostgres = () => process.env.TEST_DATABASE === 'postgres';
 
 export async function createTestDatabase(): Promise<DatabaseHandle & { url?: string }> {
-  if (!usesRealPostgres()) return openDatabase({ memory: true });
+  if (!usesRealPostgres()) {
+    // Started from the migrated template of this run (see pglite-template.ts) when there is one.
+    const template = process.env[PGLITE_TEMPLATE_ENV];
+    return openDatabase(
+      template ? { memory: true, from: new Blob([readFileSync(template)]) } : { memory: true },
+    );
+  }
 
   const name = `crossfade_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });

@@ -21,6 +21,8 @@ export interface TestServer {
   deps: AppDeps;
   /** A browser-like client: keeps cookies and echoes the CSRF cookie on mutating requests. */
   newClient(): TestClient;
+  /** Closes the database under the running server: what an outage looks like to it. */
+  closeDatabase(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -61,15 +63,21 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const app = createApp(deps, { mounts });
   server.on('request', getRequestListener(app.fetch));
   jobRunner?.start();
+  let databaseClosed: Promise<void> | undefined;
+  const closeDatabase = () => {
+    databaseClosed ??= database.close();
+    return databaseClosed;
+  };
   return {
     url,
     deps,
     newClient: () => new TestClient(url),
+    closeDatabase,
     async close() {
       await jobRunner?.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await database.close();
+      await closeDatabase();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

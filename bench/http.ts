@@ -1,0 +1,256 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { connectService } from '../src/server/testing/connect-service';
+import { freePort } from '../src/server/testing/server-process';
+import { TestClient } from '../src/server/testing/test-server';
+import { waitUntil } from '../src/server/testing/wait-until';
+import type { FetchPlaylistTracksResponse, PlaylistSummary } from '../src/shared/api/playlists';
+import type { MatchSetView } from '../src/shared/api/transfer';
+
+/**
+ * `npm run bench:http`: requests per second and p99 of the app's hot read routes against a bare Hono JSON
+ * route started in the same run (the floor: what Node and Hono alone manage on this machine), and the
+ * app's idle memory right after start. The compiled app runs with the embedded database, and again on
+ * PostgreSQL when DATABASE_URL is set. Load: BENCH_CONNECTIONS keep-alive connections for
+ * BENCH_SECONDS per route, loopback only; the generator runs in this process, each server in its own.
+ */
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const MATCH_TRACKS = 200;
+const root = new URL('..', import.meta.url).pathname;
+
+interface LoadResult {
+  requests: number;
+  errors: number;
+  perSecond: number;
+  p99Ms: number;
+}
+
+/** A closed-loop load generator: each connection sends its next request when the previous one answered. */
+async function load(url: string, headers: Record<string, string> = {}): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const target = new URL(url);
+  const latencies: number[] = [];
+  let errors = 0;
+  const once = () =>
+    new Promise<void>((resolve) => {
+      const started = performance.now();
+      const req = request(
+        { agent, hostname: target.hostname, port: target.port, path: target.pathname, headers },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            if (res.statusCode !== 200) errors++;
+            latencies.push(performance.now() - started);
+            resolve();
+          });
+        },
+      );
+      req.on('error', () => {
+        errors++;
+        resolve();
+      });
+      req.end();
+    });
+  // A short warm-up, not counted (JIT, connection set-up, caches).
+  const warmUntil = performance.now() + 500;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < warmUntil) await once();
+    }),
+  );
+  latencies.length = 0;
+  errors = 0;
+  const started = performance.now();
+  const until = started + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < until) await once();
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    errors,
+    perSecond: latencies.length / elapsed,
+    p99Ms: latencies[Math.floor(latencies.length * 0.99)] ?? 0,
+  };
+}
+
+function rssMb(child: ChildProcess): number {
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function waitForHttp(url: string, child: ChildProcess, output: () => string) {
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited:\n${output()}`);
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function spawnNode(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let output = '';
+  child.stderr?.on('data', (chunk) => {
+    output += String(chunk);
+  });
+  return { child, output: () => output };
+}
+
+const FLOOR_SERVER = `
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+const app = new Hono();
+app.get('/api/floor', (c) => c.json({ signedIn: false, user: null }));
+serve({ fetch: app.fetch, hostname: '127.0.0.1', port: Number(process.env.PORT) });
+`;
+
+async function startFloor() {
+  const port = await freePort();
+  const server = spawnNode(['--input-type=module', '-e', FLOOR_SERVER], { PORT: String(port) });
+  const url = `http://127.0.0.1:${port}/api/floor`;
+  await waitForHttp(url, server.child, server.output);
+  return { url, stop: () => server.child.kill('SIGTERM') };
+}
+
+/** Signs up, connects both services and matches 200 tracks of the demo library (imported as a CSV). */
+async function prepareSignedIn(url: string) {
+  const client = new TestClient(url);
+  const registered = await client.post('/api/auth/register', {
+    username: 'bench',
+    email: 'bench@example.com',
+    password: 'bench-password-1',
+  });
+  if (registered.status !== 201) throw new Error(`register answered ${registered.status}`);
+  await connectService(client, 'spotify');
+  await connectService(client, 'apple');
+  const playlists = (await client.get('/api/playlists/spotify')).body as PlaylistSummary[];
+  const big = playlists.find((p) => p.isOwned !== false && p.trackCount >= MATCH_TRACKS) as PlaylistSummary;
+  const read = await client.post('/api/fetch-playlist-tracks', {
+    playlistUrl: `https://open.spotify.com/playlist/${big.id}`,
+  });
+  const tracks = (read.body as FetchPlaylistTracksResponse).tracks.slice(0, MATCH_TRACKS);
+  const quote = (text: string) => `"${text.replaceAll('"', '""')}"`;
+  const csv = [
+    '"Track URI","Track Name","Artist Name(s)","Album Name","Duration (ms)","ISRC"',
+    ...tracks.map((t) =>
+      [t.uri ?? '', t.name, t.artists.join(','), t.album, String(t.durationMs ?? ''), t.isrc ?? '']
+        .map(quote)
+        .join(','),
+    ),
+  ].join('\r\n');
+  const imported = await client.post('/api/import/csv?fileName=bench.csv', undefined, {
+    raw: csv,
+    headers: { 'content-type': 'text/csv' },
+  });
+  const playlistId = (imported.body as { playlist: { id: string } }).playlist.id;
+  const started = (
+    await client.post('/api/match', { sourceService: 'spotify', destinationService: 'apple', playlistId })
+  ).body as MatchSetView;
+  const matched = await waitUntil(
+    async () => (await client.get(`/api/match/${started.matchSetId}`)).body as MatchSetView,
+    (view) => view.status !== 'matching',
+    300_000,
+    250,
+  );
+  if (matched.status !== 'ready') throw new Error(`the match ended ${matched.status}`);
+  const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  return { cookie, matchSetId: matched.matchSetId, results: matched.results.length };
+}
+
+const pct = (value: number, floor: number) => `${((100 * value) / floor).toFixed(1)} %`;
+
+async function benchApp(label: string, env: Record<string, string>, floor: LoadResult) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'crossfade-bench-http-'));
+  const app = spawnNode(['scripts/start.mjs'], {
+    ...env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    PUBLIC_URL: url,
+    SANDBOX_RATE_LIMIT: '0',
+  });
+  try {
+    await waitForHttp(`${url}/api/health`, app.child, app.output);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const idleRss = rssMb(app.child);
+    const { cookie, matchSetId, results } = await prepareSignedIn(url);
+    const rows: [string, LoadResult][] = [
+      ['anonymous GET /api/auth/status', await load(`${url}/api/auth/status`)],
+      ['signed-in GET /api/auth/status', await load(`${url}/api/auth/status`, { cookie })],
+      ['signed-in GET /api/playlists/spotify', await load(`${url}/api/playlists/spotify`, { cookie })],
+      [
+        `signed-in GET /api/match/:id (${results} tracks)`,
+        await load(`${url}/api/match/${matchSetId}`, { cookie }),
+      ],
+    ];
+    console.log(
+      `\n${label}: idle RSS after start ${idleRss.toFixed(0)} MB; RSS after the load ${rssMb(app.child).toFixed(0)} MB`,
+    );
+    for (const [name, result] of rows) {
+      console.log(
+        `  ${name.padEnd(46)} ${result.perSecond.toFixed(0).padStart(6)} req/s (${pct(result.perSecond, floor.perSecond)} of the floor)` +
+          `  p99 ${result.p99Ms.toFixed(1)} ms${result.errors ? `  ${result.errors} non-200 answers` : ''}`,
+      );
+    }
+  } finally {
+    app.child.kill('SIGTERM');
+    await new Promise((resolve) => app.child.once('exit', resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  console.log(`bench:http: ${CONNECTIONS} connections, ${SECONDS} s per route, loopback`);
+  // Compile once up front so neither measurement includes the build.
+  const build = spawnNode(['scripts/start.mjs', 'cli'], {});
+  await new Promise((resolve) => build.child.once('exit', resolve));
+  const floorServer = await startFloor();
+  const floor = await load(floorServer.url);
+  floorServer.stop();
+  console.log(
+    `floor (bare Hono JSON route): ${floor.perSecond.toFixed(0)} req/s, p99 ${floor.p99Ms.toFixed(1)} ms`,
+  );
+  await benchApp('embedded database (PGlite)', { DATABASE_URL: '' }, floor);
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    console.log('\nPostgreSQL: skipped (set DATABASE_URL=postgres://… to measure it too)');
+    return;
+  }
+  // A fresh database on that server for this run, dropped afterwards.
+  const name = `crossfade_bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  try {
+    await benchApp('PostgreSQL (DATABASE_URL)', { DATABASE_URL: url.toString() }, floor);
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+await main();
