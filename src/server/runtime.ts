@@ -1,7 +1,7 @@
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import { loadCatalog } from '../sandbox/catalog/load-file';
 import type { Catalog } from '../sandbox/catalog/types';
-import { createSandbox } from '../sandbox/index';
+import { createSandbox, SANDBOX_PATHS } from '../sandbox/index';
 import { loadOrCreateSandboxAppleKey } from '../sandbox/sandbox-keys';
 import { createAiEngine } from './ai/index';
 import type { AppDeps } from './app-context';
@@ -48,12 +48,13 @@ export async function createRuntime(
   if (sandboxed && (config.SANDBOX_URL || options.mountEmulators === false)) {
     sandboxAppleKey = await loadOrCreateSandboxAppleKey(config.DATA_DIR);
   } else if (sandboxed) {
-    const catalog =
-      options.catalog ?? loadCatalog(config.SANDBOX_CATALOG ? { path: config.SANDBOX_CATALOG } : {});
-    sandboxAppleKey = await loadOrCreateSandboxAppleKey(config.DATA_DIR);
-    mounts.push({
-      path: '/',
-      app: createSandbox({
+    // A catalog file is read now, so a bad one stops the start with its line number.
+    const fileCatalog = config.SANDBOX_CATALOG ? loadCatalog({ path: config.SANDBOX_CATALOG }) : undefined;
+    const key = await loadOrCreateSandboxAppleKey(config.DATA_DIR);
+    sandboxAppleKey = key;
+    const buildSandbox = () => {
+      const catalog = options.catalog ?? fileCatalog ?? loadCatalog();
+      const sandbox = createSandbox({
         catalog,
         ...(options.sandboxStateInMemory ? {} : { dataDir: config.DATA_DIR }),
         rateLimit:
@@ -62,16 +63,19 @@ export async function createRuntime(
             : null,
         spotifyMode: config.SPOTIFY_MODE,
         latencyMs: config.SANDBOX_LATENCY_MS,
-        appleDeveloperKeys: [
-          {
-            teamId: sandboxAppleKey.teamId,
-            keyId: sandboxAppleKey.keyId,
-            publicKey: sandboxAppleKey.publicKeyJwk,
-          },
-        ],
-      }),
-    });
-    logger.debug({ tracks: catalog.tracks.length }, 'sandbox emulators ready');
+        appleDeveloperKeys: [{ teamId: key.teamId, keyId: key.keyId, publicKey: key.publicKeyJwk }],
+      });
+      logger.debug({ tracks: catalog.tracks.length }, 'sandbox emulators ready');
+      return sandbox;
+    };
+    // The generated catalog and the emulators' state are built on the first call to /sandbox, not at
+    // start-up: a process that never calls them (real credentials for one service, a health probe, an
+    // API process in front of standalone emulators) does not hold them in memory.
+    let sandbox: Hono | undefined;
+    const lazy = new Hono();
+    lazy.all(`${SANDBOX_PATHS.index}/*`, (c) => (sandbox ??= buildSandbox()).fetch(c.req.raw, c.env));
+    lazy.all(SANDBOX_PATHS.index, (c) => (sandbox ??= buildSandbox()).fetch(c.req.raw, c.env));
+    mounts.push({ path: '/', app: lazy });
   }
 
   const providers = new ProviderRuntime({
