@@ -180,7 +180,12 @@ async function prepareSignedIn(url: string) {
 
 const pct = (value: number, floor: number) => `${((100 * value) / floor).toFixed(1)} %`;
 
-async function benchApp(label: string, env: Record<string, string>, floor: LoadResult) {
+async function benchApp(
+  label: string,
+  env: Record<string, string>,
+  floorUrl: string,
+  firstFloor: LoadResult,
+) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'crossfade-bench-http-'));
@@ -196,6 +201,12 @@ async function benchApp(label: string, env: Record<string, string>, floor: LoadR
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const idleRss = rssMb(app.child);
     const { cookie, matchSetId, results } = await prepareSignedIn(url);
+    // The floor again, right before this app's routes: a shared machine's load drifts during a run.
+    const floorNow = await load(floorUrl);
+    const floor = { ...floorNow, perSecond: (floorNow.perSecond + firstFloor.perSecond) / 2 };
+    console.log(
+      `\n${label}: floor now ${floorNow.perSecond.toFixed(0)} req/s; ratios below are to the mean of the two floor runs (${floor.perSecond.toFixed(0)} req/s)`,
+    );
     const rows: [string, LoadResult][] = [
       ['anonymous GET /api/auth/status', await load(`${url}/api/auth/status`)],
       ['signed-in GET /api/auth/status', await load(`${url}/api/auth/status`, { cookie })],
@@ -228,28 +239,31 @@ async function main() {
   await new Promise((resolve) => build.child.once('exit', resolve));
   const floorServer = await startFloor();
   const floor = await load(floorServer.url);
-  floorServer.stop();
   console.log(
     `floor (bare Hono JSON route): ${floor.perSecond.toFixed(0)} req/s, p99 ${floor.p99Ms.toFixed(1)} ms`,
   );
-  await benchApp('embedded database (PGlite)', { DATABASE_URL: '' }, floor);
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    console.log('\nPostgreSQL: skipped (set DATABASE_URL=postgres://… to measure it too)');
-    return;
-  }
-  // A fresh database on that server for this run, dropped afterwards.
-  const name = `crossfade_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
   try {
-    await benchApp('PostgreSQL (DATABASE_URL)', { DATABASE_URL: url.toString() }, floor);
+    await benchApp('embedded database (PGlite)', { DATABASE_URL: '' }, floorServer.url, floor);
+    const serverUrl = process.env.DATABASE_URL;
+    if (!serverUrl) {
+      console.log('\nPostgreSQL: skipped (set DATABASE_URL=postgres://… to measure it too)');
+      return;
+    }
+    // A fresh database on that server for this run, dropped afterwards.
+    const name = `crossfade_bench_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    try {
+      await benchApp('PostgreSQL (DATABASE_URL)', { DATABASE_URL: url.toString() }, floorServer.url, floor);
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
   } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    floorServer.stop();
   }
 }
 
