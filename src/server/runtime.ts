@@ -72,9 +72,13 @@ export async function createRuntime(
     // start-up: a process that never calls them (real credentials for one service, a health probe, an
     // API process in front of standalone emulators) does not hold them in memory.
     let sandbox: Hono | undefined;
+    const emulators = () => {
+      sandbox ??= buildSandbox();
+      return sandbox;
+    };
     const lazy = new Hono();
-    lazy.all(`${SANDBOX_PATHS.index}/*`, (c) => (sandbox ??= buildSandbox()).fetch(c.req.raw, c.env));
-    lazy.all(SANDBOX_PATHS.index, (c) => (sandbox ??= buildSandbox()).fetch(c.req.raw, c.env));
+    lazy.all(`${SANDBOX_PATHS.index}/*`, (c) => emulators().fetch(c.req.raw, c.env));
+    lazy.all(SANDBOX_PATHS.index, (c) => emulators().fetch(c.req.raw, c.env));
     mounts.push({ path: '/', app: lazy });
   }
 
