@@ -4,10 +4,25 @@ import { SERVICE_LABELS, type ServiceId } from '../../shared/services';
 import type { AppDeps } from '../app-context';
 import { backupSnapshots } from '../db/schema';
 import { notFound } from '../http/errors';
+import { enqueueJob, findActiveJob } from '../jobs/job-queue';
 import { saveImportedPlaylist } from '../playlists/source-playlists';
 import { parseBackupContents, toBackupDetail, toBackupSummary } from './backup-contents';
+import { BACKUP_JOB_KIND, type BackupJobPayload } from './backup-job';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Starts a backup the person asked for. A second click while a backup is under way follows that one
+ * instead of starting another.
+ */
+export async function requestManualBackup(deps: AppDeps, userId: string): Promise<{ jobId: string }> {
+  const running = await findActiveJob(deps.db, { userId, kind: BACKUP_JOB_KIND });
+  if (running) return { jobId: running.id };
+  const payload: BackupJobPayload = { userId, trigger: 'manual' };
+  const job = await enqueueJob(deps.db, { kind: BACKUP_JOB_KIND, userId, payload, maxAttempts: 3 });
+  deps.jobs.poke();
+  return { jobId: job.id };
+}
 
 export async function listBackups(deps: AppDeps, userId: string): Promise<BackupSummary[]> {
   const rows = await deps.db

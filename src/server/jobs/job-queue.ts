@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { jobs } from '../db/schema';
 
@@ -52,6 +52,25 @@ export async function enqueueJob(
   }
   const [row] = await db.insert(jobs).values(values).returning();
   if (!row) throw new Error('job insert returned no row');
+  return row;
+}
+
+/** A job of this kind for this person that is queued or running, if any. */
+export async function findActiveJob(
+  db: Database,
+  where: { userId: string; kind: string },
+): Promise<Pick<JobRow, 'id'> | undefined> {
+  const [row] = await db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.userId, where.userId),
+        eq(jobs.kind, where.kind),
+        inArray(jobs.status, ['queued', 'running']),
+      ),
+    )
+    .limit(1);
   return row;
 }
 
