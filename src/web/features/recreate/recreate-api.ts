@@ -1,6 +1,6 @@
 import type { RecreateRequest, RecreateResponse, RowProblemDto } from '../../../shared/api/recreate';
 import { apiJson } from '../../lib/api-client';
-import { importCsv } from '../transfer/transfer-api';
+import { importCsv } from '../transfer';
 
 /** What every way of rebuilding ends with: an imported playlist ready for the wizard, and what was left out. */
 export interface RebuiltPlaylist {
