@@ -8,7 +8,7 @@ import { Switch } from '../../components/ui/switch';
 import { toast } from '../../hooks/use-toast';
 import { serverMessage } from '../../lib/api-client';
 import { copyLink } from './copy-link';
-import { fetchLinks, formatRate, LINKS_KEY, linkStatsKey, publicLinkUrl, setLinkActive } from './links-api';
+import { formatRate, LINKS_KEY, linkStatsKey, linksQuery, publicLinkUrl, setLinkActive } from './links-api';
 
 const LinkStatsChart = lazy(() => import('./link-stats-chart'));
 
@@ -95,7 +95,7 @@ function LinkRow({ link }: { link: ShareLinkDto }) {
 /** The owner's links with their real counts; refreshed on demand since counts change elsewhere. */
 export function LinkList() {
   const queryClient = useQueryClient();
-  const links = useQuery({ queryKey: LINKS_KEY, queryFn: fetchLinks });
+  const links = useQuery(linksQuery());
   return (
     <Card>
       <CardHeader className="flex-row items-center justify-between">
