@@ -3,13 +3,12 @@ import type { BackupDetail, BackupSummary, RestoreResponse } from '../../shared/
 import { SERVICE_LABELS, type ServiceId } from '../../shared/services';
 import type { AppDeps } from '../app-context';
 import { backupSnapshots } from '../db/schema';
+import { isUuid } from '../db/uuid';
 import { notFound } from '../http/errors';
 import { enqueueJob, findActiveJob } from '../jobs/job-queue';
 import { saveImportedPlaylist } from '../playlists/source-playlists';
 import { parseBackupContents, toBackupDetail, toBackupSummary } from './backup-contents';
 import { BACKUP_JOB_KIND, type BackupJobPayload } from './backup-job';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Starts a backup the person asked for. A second click while a backup is under way follows that one
@@ -41,7 +40,7 @@ export async function listBackups(deps: AppDeps, userId: string): Promise<Backup
 }
 
 async function loadSnapshot(deps: AppDeps, userId: string, snapshotId: string) {
-  const [row] = UUID.test(snapshotId)
+  const [row] = isUuid(snapshotId)
     ? await deps.db
         .select()
         .from(backupSnapshots)
