@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, getTableColumns } from 'drizzle-orm';
 import type { MatchChoice, MatchRequest, MatchRow, MatchSetView } from '../../shared/api/transfer';
 import type { AppDeps } from '../app-context';
-import { jobs, matchRows, matchSets } from '../db/schema';
+import { matchRows, matchSets } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
-import { enqueueJob } from '../jobs/job-queue';
+import { enqueueJob, getJob } from '../jobs/job-queue';
 import { prepareTrack } from '../matching/prepare';
 import { scoreCandidate, statusFor } from '../matching/score';
 import type { NormalizedTrack } from '../providers/types';
@@ -60,10 +60,7 @@ export async function getMatchSetView(
   let status = set.status;
   let error: string | null = null;
   if (status === 'matching' && set.jobId) {
-    const [job] = await deps.db
-      .select({ status: jobs.status, error: jobs.error })
-      .from(jobs)
-      .where(eq(jobs.id, set.jobId));
+    const job = await getJob(deps.db, set.jobId);
     if (job?.status === 'failed' || job?.status === 'cancelled') {
       status = 'failed';
       error = job.error;
