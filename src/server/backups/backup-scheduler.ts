@@ -1,8 +1,9 @@
 import { and, eq, exists } from 'drizzle-orm';
 import type { AppDeps } from '../app-context';
 import { providerConnections, users } from '../db/schema';
-import { enqueueJob, existingDedupeKeys } from '../jobs/job-queue';
-import { BACKUP_JOB_KIND, type BackupJobPayload } from './backup-job';
+import { enqueue } from '../jobs/define-job';
+import { existingDedupeKeys } from '../jobs/job-queue';
+import { backupJob } from './backup-job';
 
 const HOUR_MS = 60 * 60_000;
 
@@ -36,11 +37,9 @@ export async function scheduleDailyBackups(
   const keys = members.map((member) => dailyBackupKey(member.id, now));
   const existing = await existingDedupeKeys(deps.db, keys);
   for (const member of members) {
-    const payload: BackupJobPayload = { userId: member.id, trigger: 'scheduled' };
-    await enqueueJob(deps.db, {
-      kind: BACKUP_JOB_KIND,
+    await enqueue(deps.db, backupJob, {
       userId: member.id,
-      payload,
+      payload: { userId: member.id, trigger: 'scheduled' },
       dedupeKey: dailyBackupKey(member.id, now),
       maxAttempts: 3,
     });

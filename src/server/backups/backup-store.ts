@@ -5,20 +5,24 @@ import type { AppDeps } from '../app-context';
 import { backupSnapshots } from '../db/schema';
 import { isUuid } from '../db/uuid';
 import { notFound } from '../http/errors';
-import { enqueueJob, findActiveJob } from '../jobs/job-queue';
+import { enqueue } from '../jobs/define-job';
+import { findActiveJob } from '../jobs/job-queue';
 import { saveImportedPlaylist } from '../playlists/source-playlists';
 import { parseBackupContents, toBackupDetail, toBackupSummary } from './backup-contents';
-import { BACKUP_JOB_KIND, type BackupJobPayload } from './backup-job';
+import { backupJob } from './backup-job';
 
 /**
  * Starts a backup the person asked for. A second click while a backup is under way follows that one
  * instead of starting another.
  */
 export async function requestManualBackup(deps: AppDeps, userId: string): Promise<{ jobId: string }> {
-  const running = await findActiveJob(deps.db, { userId, kind: BACKUP_JOB_KIND });
+  const running = await findActiveJob(deps.db, { userId, kind: backupJob.kind });
   if (running) return { jobId: running.id };
-  const payload: BackupJobPayload = { userId, trigger: 'manual' };
-  const job = await enqueueJob(deps.db, { kind: BACKUP_JOB_KIND, userId, payload, maxAttempts: 3 });
+  const job = await enqueue(deps.db, backupJob, {
+    userId,
+    payload: { userId, trigger: 'manual' },
+    maxAttempts: 3,
+  });
   deps.jobs.poke();
   return { jobId: job.id };
 }

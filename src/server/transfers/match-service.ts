@@ -3,17 +3,18 @@ import type { MatchChoice, MatchRequest, MatchRow, MatchSetView } from '../../sh
 import type { AppDeps } from '../app-context';
 import { matchRows, matchSets } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
-import { enqueueJob, getJob } from '../jobs/job-queue';
+import { enqueue } from '../jobs/define-job';
+import { getJob } from '../jobs/job-queue';
 import { prepareTrack } from '../matching/prepare';
 import { scoreCandidate, statusFor } from '../matching/score';
 import type { NormalizedTrack } from '../providers/types';
+import { matchJob } from './match-job';
 import { type StoredCandidate, toMatchRow } from './match-rows';
 
 /**
  * Starting a match run, reading it back, and the person's fixes. The matching itself runs as a durable
  * job (match-job.ts) so big playlists survive restarts and rate limits.
  */
-export const MATCH_JOB = 'match';
 
 export async function startMatch(
   deps: AppDeps,
@@ -31,7 +32,7 @@ export async function startMatch(
     })
     .returning();
   if (!set) throw new Error('match set insert returned no row');
-  const job = await enqueueJob(deps.db, { kind: MATCH_JOB, userId, payload: { matchSetId: set.id } });
+  const job = await enqueue(deps.db, matchJob, { userId, payload: { matchSetId: set.id } });
   await deps.db.update(matchSets).set({ jobId: job.id }).where(eq(matchSets.id, set.id));
   deps.jobs.poke();
   return { matchSetId: set.id, jobId: job.id };

@@ -1,8 +1,10 @@
 import { asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
 import { SERVICE_LABELS } from '../../shared/services';
 import type { AppDeps } from '../app-context';
 import { matchRows, transfers } from '../db/schema';
-import type { JobContext, JobHandler } from '../jobs/job-runner';
+import { defineJob } from '../jobs/define-job';
+import type { JobContext } from '../jobs/job-runner';
 import { PermanentJobError } from '../jobs/job-runner';
 import { classifyJobError, JOB_INLINE_WAIT_MS } from './job-errors';
 import { chosenTrack, type MatchRowRecord, type StoredCandidate } from './match-rows';
@@ -38,9 +40,11 @@ export function tracksToAdd(rows: MatchRowRecord[], includeUnmatched: boolean) {
   });
 }
 
-export function createTransferJobHandler(deps: AppDeps): JobHandler {
-  return async (context: JobContext) => {
-    const { transferId } = context.job.payload as { transferId: string };
+const transferJobPayloadSchema = z.object({ transferId: z.uuid() });
+type TransferJobPayload = z.infer<typeof transferJobPayloadSchema>;
+
+export function createTransferJobHandler(deps: AppDeps) {
+  return async ({ transferId }: TransferJobPayload, context: JobContext) => {
     const [transfer] = await deps.db.select().from(transfers).where(eq(transfers.id, transferId));
     if (!transfer?.matchSetId) throw new PermanentJobError('The transfer no longer exists.');
     try {
@@ -139,3 +143,9 @@ export function createTransferJobHandler(deps: AppDeps): JobHandler {
     }
   };
 }
+
+export const transferJob = defineJob({
+  kind: TRANSFER_JOB,
+  payloadSchema: transferJobPayloadSchema,
+  handler: createTransferJobHandler,
+});

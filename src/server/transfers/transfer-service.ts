@@ -4,10 +4,11 @@ import type { TransferRequest, TransferResult } from '../../shared/api/transfer'
 import type { AppDeps } from '../app-context';
 import { transfers } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
-import { enqueueJob, requeueFinishedJob } from '../jobs/job-queue';
+import { enqueue } from '../jobs/define-job';
+import { requeueFinishedJob } from '../jobs/job-queue';
 import { assertCanTransfer } from '../plans/plan-limits';
 import { latestReadySet, requireOwnedMatchSet } from './match-service';
-import { TRANSFER_JOB } from './transfer-job';
+import { transferJob } from './transfer-job';
 
 type TransferRecord = typeof transfers.$inferSelect;
 
@@ -53,8 +54,7 @@ export async function startTransfer(deps: AppDeps, user: SessionUser, request: T
     })
     .returning();
   if (!record) throw new Error('transfer insert returned no row');
-  const job = await enqueueJob(deps.db, {
-    kind: TRANSFER_JOB,
+  const job = await enqueue(deps.db, transferJob, {
     userId: user.id,
     payload: { transferId: record.id },
   });
