@@ -9,14 +9,9 @@ import { jobs } from '../db/schema';
  */
 export type JobRow = typeof jobs.$inferSelect;
 
-export interface JobProgress {
-  done: number;
-  total: number;
-  phase: string;
-  message?: string;
-  /** ISO time until which the job waits for a service's rate limit. */
-  waitingUntil?: string;
-}
+import type { JobProgress } from '../db/stored-json';
+
+export type { JobProgress };
 
 export const LEASE_MS = 30_000;
 

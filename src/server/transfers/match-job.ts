@@ -34,7 +34,7 @@ export function createMatchJobHandler(deps: AppDeps) {
     if (!set) throw new PermanentJobError('The match run no longer exists.');
     try {
       // The source is read from the service once; a resumed or requeued run works from the stored copy.
-      let entries = set.sourceEntries as PlaylistEntry[] | null;
+      let entries = set.sourceEntries;
       if (!entries) {
         const source = await loadSourcePlaylist(deps, set.userId, set.sourceService, set.sourcePlaylistId);
         entries = source.entries;

@@ -131,7 +131,7 @@ export async function applyMatchChoice(
   if (row.status === 'skipped' && row.decidedBy === 'engine') {
     throw badRequest('This item cannot be transferred (it is not a track on the source service).');
   }
-  const candidates = row.candidates as StoredCandidate[];
+  const candidates = row.candidates;
   let update: Partial<typeof matchRows.$inferInsert>;
   switch (choice.action) {
     case 'choose': {
@@ -141,7 +141,7 @@ export async function applyMatchChoice(
       break;
     }
     case 'manual': {
-      const source = row.source as NormalizedTrack;
+      const source = row.source;
       const track: NormalizedTrack = {
         id: choice.track.id,
         uri: choice.track.uri,
@@ -203,7 +203,7 @@ export async function searchForRow(
   const { set, row } = await ownedRow(deps, userId, matchSetId, position);
   const destination = await deps.providers.forUser(userId, set.destinationService);
   const results = await destination.searchTracks({ text }, { limit: 10 });
-  const source = prepareTrack(row.source as NormalizedTrack);
+  const source = prepareTrack(row.source);
   return results
     .map((track) => ({ track, scored: scoreCandidate(source, prepareTrack(track)) }))
     .sort((a, b) => b.scored.confidence - a.scored.confidence)

@@ -7,7 +7,7 @@ import { defineJob } from '../jobs/define-job';
 import type { JobContext } from '../jobs/job-runner';
 import { PermanentJobError } from '../jobs/job-runner';
 import { classifyJobError, JOB_INLINE_WAIT_MS } from './job-errors';
-import { chosenTrack, type MatchRowRecord, type StoredCandidate } from './match-rows';
+import { chosenTrack, type MatchRowRecord } from './match-rows';
 
 /**
  * Adds the matched tracks to a new destination playlist, in source order, in batches at the service's
@@ -35,7 +35,7 @@ export function tracksToAdd(rows: MatchRowRecord[], includeUnmatched: boolean) {
     const chosen = chosenTrack(row);
     if (chosen) return [{ row, track: chosen }];
     // "Include unmatched": the closest candidate of a row the engine could not confirm, if it has one.
-    const closest = (row.candidates as StoredCandidate[])[0];
+    const closest = row.candidates[0];
     return includeUnmatched && row.decidedBy === 'engine' && closest ? [{ row, track: closest.track }] : [];
   });
 }
