@@ -7,6 +7,7 @@ import { foldText } from '../src/server/matching/normalize';
 import { prepareTrack } from '../src/server/matching/prepare';
 import { parseTitle } from '../src/server/matching/versions';
 import type { NormalizedTrack } from '../src/server/providers/types';
+import { seededRandom } from '../src/shared/seeded-random';
 
 /**
  * A matching benchmark built from the Spotify playlist archive: its rows are the Spotify-side sources, and
@@ -76,18 +77,6 @@ export interface DatasetOptions {
   decoyShare?: number;
   /** Share of sources that carry an ISRC (0 measures metadata matching alone). */
   isrcShare?: number;
-}
-
-/** mulberry32: small, fast, good enough for reproducible test data. */
-export function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface CsvRow {
@@ -307,7 +296,7 @@ function shuffle<T>(items: T[], random: () => number): T[] {
 }
 
 export function buildMatchDataset(options: DatasetOptions = {}): MatchDataset {
-  const random = createRandom(options.seed ?? 20_260_222);
+  const random = seededRandom(options.seed ?? 20_260_222);
   const removedShare = options.removedShare ?? 0.05;
   const onlyDecoysShare = options.onlyDecoysShare ?? 0.02;
   const decoyShare = options.decoyShare ?? 0.35;

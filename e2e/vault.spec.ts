@@ -9,14 +9,13 @@ import { expect, type Page, test } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import { createApp } from '../src/server/app';
 import type { AppDeps } from '../src/server/app-context';
-import { createBackupJobHandler } from '../src/server/backups/backup-job';
 import { loadConfig } from '../src/server/config';
 import { type DatabaseHandle, openDatabase } from '../src/server/db/client';
 import { users } from '../src/server/db/schema';
-import { jobHandlers } from '../src/server/jobs/job-handlers';
+import { jobRegistry } from '../src/server/jobs/define-job';
 import { JobRunner } from '../src/server/jobs/job-runner';
 import { createLogger } from '../src/server/logger';
-import { createRuntime } from '../src/server/runtime';
+import { createRuntime, JOBS } from '../src/server/runtime';
 import { testCatalog } from '../src/server/testing/test-server';
 import { CSRF_COOKIE, CSRF_HEADER } from '../src/shared/api/auth';
 import { expectToast } from './support/toasts';
@@ -51,11 +50,10 @@ async function startVaultServer(): Promise<VaultServer> {
     catalog: testCatalog(),
   });
   deps.providers.internalOrigin = url;
-  // Until the lead registers `backup` in job-handlers.ts, this server adds it itself.
   const runner = new JobRunner({
     db: database.db,
     logger: deps.logger,
-    handlers: { ...jobHandlers(deps), backup: createBackupJobHandler(deps) },
+    handlers: jobRegistry(JOBS, deps),
     concurrency: 2,
     pollIntervalMs: 100,
   });

@@ -5,13 +5,16 @@ import { createSandbox, SANDBOX_PATHS } from '../sandbox/index';
 import { loadOrCreateSandboxAppleKey } from '../sandbox/sandbox-keys';
 import { createAiEngine } from './ai/index';
 import type { AppDeps } from './app-context';
+import { backupJob } from './backups/backup-job';
 import type { Config } from './config';
 import { ProviderRuntime } from './connections/provider-runtime';
 import type { Database } from './db/client';
-import { jobHandlers } from './jobs/job-handlers';
+import { jobRegistry } from './jobs/define-job';
 import { JobRunner } from './jobs/job-runner';
 import type { Logger } from './logger';
 import { createEncryptor, resolveEncryptionKey } from './security/encryption';
+import { matchJob } from './transfers/match-job';
+import { transferJob } from './transfers/transfer-job';
 
 export interface Runtime {
   deps: AppDeps;
@@ -20,6 +23,10 @@ export interface Runtime {
   /** Background jobs of this process (null with JOB_WORKERS=0); started once the server listens. */
   jobRunner: JobRunner | null;
 }
+
+/** Every kind of background job; the runner's registry is typed from this list. */
+export const JOBS = [matchJob, transferJob, backupJob] as const;
+export type JobKind = (typeof JOBS)[number]['kind'];
 
 /**
  * Wires settings, database and providers into the dependencies every route gets. In sandbox mode it also
@@ -101,7 +108,7 @@ export async function createRuntime(
   const deps: AppDeps = { config, db, logger, encryptor, providers, ai, jobs };
   const runner =
     config.JOB_WORKERS > 0
-      ? new JobRunner({ db, logger, handlers: jobHandlers(deps), concurrency: config.JOB_WORKERS })
+      ? new JobRunner({ db, logger, handlers: jobRegistry(JOBS, deps), concurrency: config.JOB_WORKERS })
       : null;
   return { deps, mounts, jobRunner: runner };
 }

@@ -241,7 +241,14 @@ async function fillEverything(client: TestClient, userId: string, username: stri
   await db.insert(matchRows).values({
     matchSetId: set.id,
     position: 0,
-    source: { name: 'Song' },
+    source: {
+      id: 's1',
+      uri: 'spotify:track:s1',
+      name: 'Song',
+      artists: ['Artist'],
+      album: 'Album',
+      durationMs: 200_000,
+    },
     candidates: [],
     confidence: 95,
     status: 'accepted',

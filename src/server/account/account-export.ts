@@ -4,7 +4,6 @@ import {
   analyticsEvents,
   backupSnapshots,
   importedPlaylists,
-  jobs,
   matchRows,
   matchSets,
   mergedPlaylists,
@@ -19,6 +18,7 @@ import {
   users,
 } from '../db/schema';
 import { notFound } from '../http/errors';
+import { listJobsOfUser } from '../jobs/job-queue';
 
 /**
  * "Download my data": everything Crossfade keeps about a person, in one JSON document. Secrets are left
@@ -110,17 +110,7 @@ export async function buildAccountExport(db: Database, userId: string, now = new
       .from(analyticsEvents)
       .where(eq(analyticsEvents.userId, userId))
       .orderBy(asc(analyticsEvents.occurredAt)),
-    db
-      .select({
-        id: jobs.id,
-        kind: jobs.kind,
-        status: jobs.status,
-        createdAt: jobs.createdAt,
-        finishedAt: jobs.finishedAt,
-      })
-      .from(jobs)
-      .where(eq(jobs.userId, userId))
-      .orderBy(asc(jobs.createdAt)),
+    listJobsOfUser(db, userId),
     db
       .select({
         recipient: outboxMessages.recipient,

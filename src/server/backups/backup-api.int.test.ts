@@ -10,11 +10,12 @@ import {
 } from '../../shared/api/backups';
 import type { PlaylistSummary } from '../../shared/api/playlists';
 import { backupSnapshots, jobs, users } from '../db/schema';
+import { jobRegistry } from '../jobs/define-job';
 import { enqueueJob, getJob, type JobRow } from '../jobs/job-queue';
 import { JobRunner } from '../jobs/job-runner';
 import { connectService } from '../testing/connect-service';
 import { startTestServer, type TestClient, type TestServer, testCatalog } from '../testing/test-server';
-import { BACKUP_JOB_KIND, createBackupJobHandler } from './backup-job';
+import { BACKUP_JOB_KIND, backupJob } from './backup-job';
 import { dailyBackupKey, scheduleDailyBackups } from './backup-scheduler';
 
 let server: TestServer;
@@ -28,7 +29,7 @@ beforeAll(async () => {
   runner = new JobRunner({
     db: server.deps.db,
     logger: server.deps.logger,
-    handlers: { [BACKUP_JOB_KIND]: createBackupJobHandler(server.deps) },
+    handlers: jobRegistry([backupJob], server.deps),
     concurrency: 1,
     pollIntervalMs: 50,
   });

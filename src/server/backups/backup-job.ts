@@ -6,7 +6,8 @@ import { SERVICE_LABELS, type ServiceId } from '../../shared/services';
 import type { AppDeps } from '../app-context';
 import { backupSnapshots, providerConnections, users } from '../db/schema';
 import { ApiError } from '../http/errors';
-import type { JobContext, JobHandler } from '../jobs/job-runner';
+import { defineJob } from '../jobs/define-job';
+import type { JobContext } from '../jobs/job-runner';
 import { PermanentJobError, RetryLater } from '../jobs/job-runner';
 import { ProviderError } from '../providers/http';
 import type { MusicProvider, NormalizedTrack } from '../providers/types';
@@ -40,12 +41,8 @@ const UNREADABLE_KINDS = new Set<ProviderError['kind']>(['forbidden', 'not_found
  * Vault+ backup of every connected service: each playlist with its tracks goes into one snapshot per
  * service. The job checkpoints after every playlist, so a run that dies resumes where it stopped.
  */
-export function createBackupJobHandler(deps: AppDeps): JobHandler {
-  return async (context) => {
-    const payload = backupJobPayloadSchema.safeParse(context.job.payload);
-    if (!payload.success) throw new PermanentJobError('The backup request is not valid.');
-    const { userId, trigger } = payload.data;
-
+export function createBackupJobHandler(deps: AppDeps) {
+  return async ({ userId, trigger }: BackupJobPayload, context: JobContext) => {
     const [user] = await deps.db.select({ plan: users.plan }).from(users).where(eq(users.id, userId));
     if (!user) throw new PermanentJobError('This account no longer exists.');
     if (user.plan !== 'vault') throw new PermanentJobError('Backups are a Vault+ feature: see /pricing.');
@@ -193,3 +190,9 @@ function withoutAvailability(track: NormalizedTrack): NormalizedTrack {
   const { availability: _availability, ...rest } = track;
   return rest;
 }
+
+export const backupJob = defineJob({
+  kind: BACKUP_JOB_KIND,
+  payloadSchema: backupJobPayloadSchema,
+  handler: createBackupJobHandler,
+});

@@ -1,8 +1,9 @@
-import { and, eq, exists, inArray } from 'drizzle-orm';
+import { and, eq, exists } from 'drizzle-orm';
 import type { AppDeps } from '../app-context';
-import { jobs, providerConnections, users } from '../db/schema';
-import { enqueueJob } from '../jobs/job-queue';
-import { BACKUP_JOB_KIND, type BackupJobPayload } from './backup-job';
+import { providerConnections, users } from '../db/schema';
+import { enqueue } from '../jobs/define-job';
+import { existingDedupeKeys } from '../jobs/job-queue';
+import { backupJob } from './backup-job';
 
 const HOUR_MS = 60 * 60_000;
 
@@ -34,22 +35,17 @@ export async function scheduleDailyBackups(
     );
   if (members.length === 0) return 0;
   const keys = members.map((member) => dailyBackupKey(member.id, now));
-  const existing = await deps.db
-    .select({ key: jobs.dedupeKey })
-    .from(jobs)
-    .where(inArray(jobs.dedupeKey, keys));
+  const existing = await existingDedupeKeys(deps.db, keys);
   for (const member of members) {
-    const payload: BackupJobPayload = { userId: member.id, trigger: 'scheduled' };
-    await enqueueJob(deps.db, {
-      kind: BACKUP_JOB_KIND,
+    await enqueue(deps.db, backupJob, {
       userId: member.id,
-      payload,
+      payload: { userId: member.id, trigger: 'scheduled' },
       dedupeKey: dailyBackupKey(member.id, now),
       maxAttempts: 3,
     });
   }
   // Informational only (for the log): another process may have enqueued some meanwhile.
-  const created = members.length - existing.length;
+  const created = members.length - existing.size;
   if (created > 0) deps.jobs.poke();
   return created;
 }

@@ -3,11 +3,29 @@ import type { BackupDetail, BackupSummary, RestoreResponse } from '../../shared/
 import { SERVICE_LABELS, type ServiceId } from '../../shared/services';
 import type { AppDeps } from '../app-context';
 import { backupSnapshots } from '../db/schema';
+import { isUuid } from '../db/uuid';
 import { notFound } from '../http/errors';
+import { enqueue } from '../jobs/define-job';
+import { findActiveJob } from '../jobs/job-queue';
 import { saveImportedPlaylist } from '../playlists/source-playlists';
 import { parseBackupContents, toBackupDetail, toBackupSummary } from './backup-contents';
+import { backupJob } from './backup-job';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/**
+ * Starts a backup the person asked for. A second click while a backup is under way follows that one
+ * instead of starting another.
+ */
+export async function requestManualBackup(deps: AppDeps, userId: string): Promise<{ jobId: string }> {
+  const running = await findActiveJob(deps.db, { userId, kind: backupJob.kind });
+  if (running) return { jobId: running.id };
+  const job = await enqueue(deps.db, backupJob, {
+    userId,
+    payload: { userId, trigger: 'manual' },
+    maxAttempts: 3,
+  });
+  deps.jobs.poke();
+  return { jobId: job.id };
+}
 
 export async function listBackups(deps: AppDeps, userId: string): Promise<BackupSummary[]> {
   const rows = await deps.db
@@ -26,7 +44,7 @@ export async function listBackups(deps: AppDeps, userId: string): Promise<Backup
 }
 
 async function loadSnapshot(deps: AppDeps, userId: string, snapshotId: string) {
-  const [row] = UUID.test(snapshotId)
+  const [row] = isUuid(snapshotId)
     ? await deps.db
         .select()
         .from(backupSnapshots)

@@ -13,6 +13,8 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { NormalizedTrack, PlaylistEntry } from '../providers/types';
+import type { JobProgress, StoredCandidate } from './stored-json';
 
 /**
  * The database schema. Migrations in ./migrations are generated from this file (`npm run db:generate`),
@@ -139,7 +141,7 @@ export const jobs = pgTable(
     /** Handler-owned checkpoint: what is done, so a resumed run skips it. */
     state: jsonb('state').$type<unknown>(),
     /** What the person sees: `{done, total, phase, message, waitingUntil}`. */
-    progress: jsonb('progress').$type<unknown>(),
+    progress: jsonb('progress').$type<JobProgress>(),
     result: jsonb('result').$type<unknown>(),
     error: text('error'),
     attempts: integer('attempts').notNull().default(0),
@@ -181,7 +183,7 @@ export const matchSets = pgTable(
      * The source playlist's entries as first read, so a resumed or requeued match job does not read a
      * 10,000-track playlist from the service again.
      */
-    sourceEntries: jsonb('source_entries').$type<unknown[]>(),
+    sourceEntries: jsonb('source_entries').$type<PlaylistEntry[]>(),
     createdAt: createdAt(),
   },
   (table) => [index('match_sets_user_idx').on(table.userId, table.sourcePlaylistId)],
@@ -195,8 +197,8 @@ export const matchRows = pgTable(
       .notNull()
       .references(() => matchSets.id, { onDelete: 'cascade' }),
     position: integer('position').notNull(),
-    source: jsonb('source').$type<unknown>().notNull(),
-    candidates: jsonb('candidates').$type<unknown>().notNull(),
+    source: jsonb('source').$type<NormalizedTrack>().notNull(),
+    candidates: jsonb('candidates').$type<StoredCandidate[]>().notNull(),
     /** The destination track that will be added: the engine's pick, or the person's. Null = nothing. */
     chosenId: text('chosen_id'),
     confidence: integer('confidence').notNull(),
@@ -267,7 +269,7 @@ export const importedPlaylists = pgTable(
     /** The service whose ids the file carries (Exportify: spotify), if any. */
     originService: text('origin_service', { enum: ['spotify', 'apple'] }),
     /** `NormalizedTrack`s in file order. */
-    tracks: jsonb('tracks').$type<unknown[]>().notNull(),
+    tracks: jsonb('tracks').$type<NormalizedTrack[]>().notNull(),
     createdAt: createdAt(),
   },
   (table) => [index('imported_playlists_user_idx').on(table.userId, table.createdAt)],

@@ -2,11 +2,10 @@ import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { AppDeps, AppEnv } from '../app-context';
 import { users } from '../db/schema';
+import { isUuid } from '../db/uuid';
 import { forbidden, notFound } from '../http/errors';
 import { type Library, sampleLibrary } from './library';
 import { loadLibrary } from './library-snapshot';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Whose library a taste view shows. Without a userId: the signed-in person's, or the sample when signed
@@ -21,7 +20,7 @@ export async function libraryForRequest(
   const viewer = c.get('user');
   let ownerId = viewer?.id;
   if (requestedUserId !== undefined && requestedUserId !== viewer?.id) {
-    const [owner] = UUID.test(requestedUserId)
+    const [owner] = isUuid(requestedUserId)
       ? await deps.db
           .select({ id: users.id, publicProfile: users.publicProfile })
           .from(users)

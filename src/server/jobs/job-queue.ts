@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { jobs } from '../db/schema';
 
@@ -9,14 +9,9 @@ import { jobs } from '../db/schema';
  */
 export type JobRow = typeof jobs.$inferSelect;
 
-export interface JobProgress {
-  done: number;
-  total: number;
-  phase: string;
-  message?: string;
-  /** ISO time until which the job waits for a service's rate limit. */
-  waitingUntil?: string;
-}
+import type { JobProgress } from '../db/stored-json';
+
+export type { JobProgress };
 
 export const LEASE_MS = 30_000;
 
@@ -53,6 +48,65 @@ export async function enqueueJob(
   const [row] = await db.insert(jobs).values(values).returning();
   if (!row) throw new Error('job insert returned no row');
   return row;
+}
+
+/** A job of this kind for this person that is queued or running, if any. */
+export async function findActiveJob(
+  db: Database,
+  where: { userId: string; kind: string },
+): Promise<Pick<JobRow, 'id'> | undefined> {
+  const [row] = await db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.userId, where.userId),
+        eq(jobs.kind, where.kind),
+        inArray(jobs.status, ['queued', 'running']),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+/** Which of these dedupe keys already name a job (whatever its status). */
+export async function existingDedupeKeys(db: Database, keys: readonly string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db
+    .select({ key: jobs.dedupeKey })
+    .from(jobs)
+    .where(inArray(jobs.dedupeKey, [...keys]));
+  return new Set(rows.flatMap((row) => (row.key === null ? [] : [row.key])));
+}
+
+/** A person's jobs, oldest first, as the data download lists them. */
+export function listJobsOfUser(db: Database, userId: string) {
+  return db
+    .select({
+      id: jobs.id,
+      kind: jobs.kind,
+      status: jobs.status,
+      createdAt: jobs.createdAt,
+      finishedAt: jobs.finishedAt,
+    })
+    .from(jobs)
+    .where(eq(jobs.userId, userId))
+    .orderBy(asc(jobs.createdAt));
+}
+
+/** Runs a finished job again from its last checkpoint, with a fresh count of attempts. */
+export async function requeueFinishedJob(db: Database, id: string): Promise<void> {
+  await db
+    .update(jobs)
+    .set({
+      status: 'queued',
+      attempts: 0,
+      runAfter: new Date(),
+      error: null,
+      finishedAt: null,
+      updatedAt: new Date(),
+    })
+    .where(eq(jobs.id, id));
 }
 
 export async function getJob(db: Database, id: string): Promise<JobRow | undefined> {

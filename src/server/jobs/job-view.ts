@@ -1,4 +1,4 @@
-import type { JobProgress, JobView } from '../../shared/api/transfer';
+import type { JobView } from '../../shared/api/transfer';
 import type { Database } from '../db/client';
 import { getJob, type JobRow } from './job-queue';
 
@@ -7,7 +7,7 @@ export const isTerminal = (job: JobRow) => TERMINAL.has(job.status);
 
 /** What the person sees of a job, with an ETA from the pace so far. */
 export function toJobView(job: JobRow, now = Date.now()): JobView {
-  const progress = (job.progress as JobProgress | null) ?? null;
+  const progress = job.progress ?? null;
   let etaSeconds: number | null = null;
   if (progress && progress.done > 0 && progress.total > progress.done && !isTerminal(job)) {
     const elapsed = (now - job.createdAt.getTime()) / 1000;

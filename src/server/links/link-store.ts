@@ -9,6 +9,7 @@ import {
 } from '../../shared/api/links';
 import type { Database } from '../db/client';
 import { shareLinkSignups, shareLinks, shareLinkViews } from '../db/schema';
+import { isUuid } from '../db/uuid';
 
 /** A visitor counts once per hour per link. */
 export const VIEW_DEDUPE_MS = 60 * 60_000;
@@ -98,8 +99,6 @@ export async function listLinks(db: Database, userId: string): Promise<ShareLink
   );
   return rows.map((row) => toDto(row, views.get(row.id) ?? 0, signups.get(row.id) ?? 0));
 }
-
-const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
 /** The owner's link, or undefined (someone else's link is as absent as a missing one). */
 export async function findOwnLink(db: Database, userId: string, linkId: string) {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { MergedPlaylist, MergedTrack, MergePlaylistsResponse } from '../../shared/api/merge';
 import type { AppDeps } from '../app-context';
 import { mergedPlaylists } from '../db/schema';
+import { isUuid } from '../db/uuid';
 import { notFound } from '../http/errors';
 import type { MusicProvider, NormalizedTrack } from '../providers/types';
 import { bridgeQueries, type MergeResult, mergePlaylists } from './merge-playlists';
@@ -148,9 +149,6 @@ const toMergedTrack = (track: StoredTrack): MergedTrack => ({
   source: track.source,
   service: track.service,
 });
-
-export const isUuid = (value: string) =>
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
 const MISSING = 'That merged playlist does not exist.';
 

@@ -89,7 +89,7 @@ export async function loadSourcePlaylist(
           .where(and(eq(importedPlaylists.id, id), eq(importedPlaylists.userId, userId)))
       : [];
     if (!row) throw notFound('That imported playlist does not exist (any more).');
-    const tracks = row.tracks as NormalizedTrack[];
+    const tracks = row.tracks;
     return {
       playlist: { id: playlistId, name: row.name, trackCount: tracks.length, isOwned: true },
       entries: tracks.map((track, position) => ({ position, kind: 'track', track })),

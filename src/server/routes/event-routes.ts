@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
 import { eventBatchSchema } from '../../shared/api/events';
+import { recordEvents } from '../analytics/event-store';
 import type { AppDeps, AppEnv } from '../app-context';
-import { analyticsEvents } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { TokenBuckets } from '../http/token-bucket';
 import { readJson } from '../http/validation';
@@ -24,16 +24,7 @@ export function eventRoutes({ db }: AppDeps) {
         'Retry-After': String(seconds),
       });
     }
-    const userId = c.get('user')?.id ?? null;
-    await db.insert(analyticsEvents).values(
-      events.map((event) => ({
-        userId,
-        sessionKey,
-        event: event.event,
-        properties: event.properties,
-        occurredAt: new Date(event.timestamp),
-      })),
-    );
+    await recordEvents(db, { userId: c.get('user')?.id ?? null, sessionKey, events });
     return c.json({ accepted: events.length }, 202);
   });
 }

@@ -1,8 +1,10 @@
 import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
 import { createMatchingTieBreaker } from '../ai/matching-tie-breaker';
 import type { AppDeps } from '../app-context';
 import { matchRows, matchSets } from '../db/schema';
-import type { JobContext, JobHandler } from '../jobs/job-runner';
+import { defineJob } from '../jobs/define-job';
+import type { JobContext } from '../jobs/job-runner';
 import { PermanentJobError } from '../jobs/job-runner';
 import { lookupCacheKey } from '../matching/cache';
 import { normalizeIsrc } from '../matching/isrc';
@@ -13,6 +15,11 @@ import { DatabaseMatchCache } from './db-match-cache';
 import { classifyJobError, JOB_INLINE_WAIT_MS } from './job-errors';
 import { rowFromMatch, rowFromSkippedEntry } from './match-rows';
 
+export const MATCH_JOB = 'match';
+
+const matchJobPayloadSchema = z.object({ matchSetId: z.uuid() });
+type MatchJobPayload = z.infer<typeof matchJobPayloadSchema>;
+
 /** Rows are stored in chunks; a resumed run skips chunks already stored. */
 const CHUNK = 200;
 
@@ -21,14 +28,13 @@ interface MatchJobState {
 }
 
 /** Matches a source playlist against the destination catalog, storing a row per entry in source order. */
-export function createMatchJobHandler(deps: AppDeps): JobHandler {
-  return async (context: JobContext) => {
-    const { matchSetId } = context.job.payload as { matchSetId: string };
+export function createMatchJobHandler(deps: AppDeps) {
+  return async ({ matchSetId }: MatchJobPayload, context: JobContext) => {
     const [set] = await deps.db.select().from(matchSets).where(eq(matchSets.id, matchSetId));
     if (!set) throw new PermanentJobError('The match run no longer exists.');
     try {
       // The source is read from the service once; a resumed or requeued run works from the stored copy.
-      let entries = set.sourceEntries as PlaylistEntry[] | null;
+      let entries = set.sourceEntries;
       if (!entries) {
         const source = await loadSourcePlaylist(deps, set.userId, set.sourceService, set.sourcePlaylistId);
         entries = source.entries;
@@ -108,3 +114,9 @@ export function createMatchJobHandler(deps: AppDeps): JobHandler {
     }
   };
 }
+
+export const matchJob = defineJob({
+  kind: MATCH_JOB,
+  payloadSchema: matchJobPayloadSchema,
+  handler: createMatchJobHandler,
+});

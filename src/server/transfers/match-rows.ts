@@ -1,5 +1,6 @@
 import type { Candidate, MatchRow } from '../../shared/api/transfer';
 import type { matchRows } from '../db/schema';
+import type { StoredCandidate } from '../db/stored-json';
 import type { TrackMatch } from '../matching/pipeline';
 import type { ScoredCandidate } from '../matching/score';
 import { toTrackDto } from '../playlists/source-playlists';
@@ -8,13 +9,7 @@ import type { NormalizedTrack, PlaylistEntry } from '../providers/types';
 /** How match results are stored (`match_rows`) and shown (`MatchRow`). */
 export type MatchRowRecord = typeof matchRows.$inferSelect;
 
-export interface StoredCandidate {
-  track: NormalizedTrack;
-  confidence: number;
-  reasons: string[];
-  versionLabels: string[];
-  sameVersion: boolean;
-}
+export type { StoredCandidate };
 
 const SKIP_REASONS: Record<string, string> = {
   unavailable: 'No longer available on the source service',
@@ -71,8 +66,8 @@ export function rowFromSkippedEntry(matchSetId: string, entry: Extract<PlaylistE
 }
 
 export function toMatchRow(record: MatchRowRecord): MatchRow {
-  const source = record.source as NormalizedTrack;
-  const candidates = record.candidates as StoredCandidate[];
+  const source = record.source;
+  const candidates = record.candidates;
   const chosen = candidates.find((candidate) => candidate.track.id === record.chosenId) ?? null;
   return {
     id: `${record.matchSetId}:${record.position}`,
@@ -99,5 +94,5 @@ export function toMatchRow(record: MatchRowRecord): MatchRow {
 /** The destination track a row will add, if any. */
 export function chosenTrack(record: MatchRowRecord): NormalizedTrack | null {
   if (!record.chosenId) return null;
-  return (record.candidates as StoredCandidate[]).find((c) => c.track.id === record.chosenId)?.track ?? null;
+  return record.candidates.find((c) => c.track.id === record.chosenId)?.track ?? null;
 }

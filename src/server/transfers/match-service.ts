@@ -1,19 +1,20 @@
 import { and, asc, desc, eq, getTableColumns } from 'drizzle-orm';
 import type { MatchChoice, MatchRequest, MatchRow, MatchSetView } from '../../shared/api/transfer';
 import type { AppDeps } from '../app-context';
-import { jobs, matchRows, matchSets } from '../db/schema';
+import { matchRows, matchSets } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
-import { enqueueJob } from '../jobs/job-queue';
+import { enqueue } from '../jobs/define-job';
+import { getJob } from '../jobs/job-queue';
 import { prepareTrack } from '../matching/prepare';
 import { scoreCandidate, statusFor } from '../matching/score';
 import type { NormalizedTrack } from '../providers/types';
+import { matchJob } from './match-job';
 import { type StoredCandidate, toMatchRow } from './match-rows';
 
 /**
  * Starting a match run, reading it back, and the person's fixes. The matching itself runs as a durable
  * job (match-job.ts) so big playlists survive restarts and rate limits.
  */
-export const MATCH_JOB = 'match';
 
 export async function startMatch(
   deps: AppDeps,
@@ -31,7 +32,7 @@ export async function startMatch(
     })
     .returning();
   if (!set) throw new Error('match set insert returned no row');
-  const job = await enqueueJob(deps.db, { kind: MATCH_JOB, userId, payload: { matchSetId: set.id } });
+  const job = await enqueue(deps.db, matchJob, { userId, payload: { matchSetId: set.id } });
   await deps.db.update(matchSets).set({ jobId: job.id }).where(eq(matchSets.id, set.id));
   deps.jobs.poke();
   return { matchSetId: set.id, jobId: job.id };
@@ -60,10 +61,7 @@ export async function getMatchSetView(
   let status = set.status;
   let error: string | null = null;
   if (status === 'matching' && set.jobId) {
-    const [job] = await deps.db
-      .select({ status: jobs.status, error: jobs.error })
-      .from(jobs)
-      .where(eq(jobs.id, set.jobId));
+    const job = await getJob(deps.db, set.jobId);
     if (job?.status === 'failed' || job?.status === 'cancelled') {
       status = 'failed';
       error = job.error;
@@ -133,7 +131,7 @@ export async function applyMatchChoice(
   if (row.status === 'skipped' && row.decidedBy === 'engine') {
     throw badRequest('This item cannot be transferred (it is not a track on the source service).');
   }
-  const candidates = row.candidates as StoredCandidate[];
+  const candidates = row.candidates;
   let update: Partial<typeof matchRows.$inferInsert>;
   switch (choice.action) {
     case 'choose': {
@@ -143,7 +141,7 @@ export async function applyMatchChoice(
       break;
     }
     case 'manual': {
-      const source = row.source as NormalizedTrack;
+      const source = row.source;
       const track: NormalizedTrack = {
         id: choice.track.id,
         uri: choice.track.uri,
@@ -205,7 +203,7 @@ export async function searchForRow(
   const { set, row } = await ownedRow(deps, userId, matchSetId, position);
   const destination = await deps.providers.forUser(userId, set.destinationService);
   const results = await destination.searchTracks({ text }, { limit: 10 });
-  const source = prepareTrack(row.source as NormalizedTrack);
+  const source = prepareTrack(row.source);
   return results
     .map((track) => ({ track, scored: scoreCandidate(source, prepareTrack(track)) }))
     .sort((a, b) => b.scored.confidence - a.scored.confidence)

@@ -2,7 +2,6 @@ import { asc, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { matchRows, type transfers } from '../db/schema';
 import { toCsv } from '../exports/csv';
-import type { NormalizedTrack } from '../providers/types';
 import { tracksToAdd } from './transfer-job';
 
 /** The spec's export columns first, then what happened to each track. */
@@ -34,7 +33,7 @@ export async function transferCsv(db: Database, transfer: typeof transfers.$infe
     tracksToAdd(rows, transfer.includeUnmatched).map((item) => [item.row.position, item.track]),
   );
   const lines = rows.map((row) => {
-    const source = row.source as NormalizedTrack;
+    const source = row.source;
     const destination = added.get(row.position);
     const status = destination ? 'transferred' : row.status === 'skipped' ? 'skipped' : 'not found';
     const reason = destination

@@ -1,11 +1,13 @@
 import { asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
 import { SERVICE_LABELS } from '../../shared/services';
 import type { AppDeps } from '../app-context';
 import { matchRows, transfers } from '../db/schema';
-import type { JobContext, JobHandler } from '../jobs/job-runner';
+import { defineJob } from '../jobs/define-job';
+import type { JobContext } from '../jobs/job-runner';
 import { PermanentJobError } from '../jobs/job-runner';
 import { classifyJobError, JOB_INLINE_WAIT_MS } from './job-errors';
-import { chosenTrack, type MatchRowRecord, type StoredCandidate } from './match-rows';
+import { chosenTrack, type MatchRowRecord } from './match-rows';
 
 /**
  * Adds the matched tracks to a new destination playlist, in source order, in batches at the service's
@@ -33,14 +35,16 @@ export function tracksToAdd(rows: MatchRowRecord[], includeUnmatched: boolean) {
     const chosen = chosenTrack(row);
     if (chosen) return [{ row, track: chosen }];
     // "Include unmatched": the closest candidate of a row the engine could not confirm, if it has one.
-    const closest = (row.candidates as StoredCandidate[])[0];
+    const closest = row.candidates[0];
     return includeUnmatched && row.decidedBy === 'engine' && closest ? [{ row, track: closest.track }] : [];
   });
 }
 
-export function createTransferJobHandler(deps: AppDeps): JobHandler {
-  return async (context: JobContext) => {
-    const { transferId } = context.job.payload as { transferId: string };
+const transferJobPayloadSchema = z.object({ transferId: z.uuid() });
+type TransferJobPayload = z.infer<typeof transferJobPayloadSchema>;
+
+export function createTransferJobHandler(deps: AppDeps) {
+  return async ({ transferId }: TransferJobPayload, context: JobContext) => {
     const [transfer] = await deps.db.select().from(transfers).where(eq(transfers.id, transferId));
     if (!transfer?.matchSetId) throw new PermanentJobError('The transfer no longer exists.');
     try {
@@ -139,3 +143,9 @@ export function createTransferJobHandler(deps: AppDeps): JobHandler {
     }
   };
 }
+
+export const transferJob = defineJob({
+  kind: TRANSFER_JOB,
+  payloadSchema: transferJobPayloadSchema,
+  handler: createTransferJobHandler,
+});

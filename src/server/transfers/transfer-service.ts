@@ -2,12 +2,13 @@ import { and, desc, eq, or } from 'drizzle-orm';
 import type { SessionUser } from '../../shared/api/auth';
 import type { TransferRequest, TransferResult } from '../../shared/api/transfer';
 import type { AppDeps } from '../app-context';
-import { jobs, transfers } from '../db/schema';
+import { transfers } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
-import { enqueueJob } from '../jobs/job-queue';
+import { enqueue } from '../jobs/define-job';
+import { requeueFinishedJob } from '../jobs/job-queue';
 import { assertCanTransfer } from '../plans/plan-limits';
 import { latestReadySet, requireOwnedMatchSet } from './match-service';
-import { TRANSFER_JOB } from './transfer-job';
+import { transferJob } from './transfer-job';
 
 type TransferRecord = typeof transfers.$inferSelect;
 
@@ -53,8 +54,7 @@ export async function startTransfer(deps: AppDeps, user: SessionUser, request: T
     })
     .returning();
   if (!record) throw new Error('transfer insert returned no row');
-  const job = await enqueueJob(deps.db, {
-    kind: TRANSFER_JOB,
+  const job = await enqueue(deps.db, transferJob, {
     userId: user.id,
     payload: { transferId: record.id },
   });
@@ -113,17 +113,7 @@ export async function findTransferForExport(deps: AppDeps, userId: string, idOrP
 export async function retryTransfer(deps: AppDeps, userId: string, transferId: string) {
   const record = await getTransfer(deps, userId, transferId);
   if (record.status !== 'failed' || !record.jobId) throw badRequest('Only a failed transfer can be retried.');
-  await deps.db
-    .update(jobs)
-    .set({
-      status: 'queued',
-      attempts: 0,
-      runAfter: new Date(),
-      error: null,
-      finishedAt: null,
-      updatedAt: new Date(),
-    })
-    .where(eq(jobs.id, record.jobId));
+  await requeueFinishedJob(deps.db, record.jobId);
   const [updated] = await deps.db
     .update(transfers)
     .set({ status: 'queued', error: null })

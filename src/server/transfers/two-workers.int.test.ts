@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FetchPlaylistTracksResponse, PlaylistSummary } from '../../shared/api/playlists';
 import type { MatchSetView, TransferResult } from '../../shared/api/transfer';
 import { users } from '../db/schema';
-import { jobHandlers } from '../jobs/job-handlers';
+import { jobRegistry } from '../jobs/define-job';
 import { JobRunner } from '../jobs/job-runner';
+import { JOBS } from '../runtime';
 import { connectService } from '../testing/connect-service';
 import { startTestServer, type TestClient, type TestServer } from '../testing/test-server';
 import { waitUntil } from '../testing/wait-until';
@@ -21,7 +22,7 @@ beforeAll(async () => {
   second = new JobRunner({
     db: server.deps.db,
     logger: server.deps.logger,
-    handlers: jobHandlers(server.deps),
+    handlers: jobRegistry(JOBS, server.deps),
     concurrency: 2,
     pollIntervalMs: 50,
   });

@@ -60,3 +60,11 @@ export const friendPlaylistSchema = z.object({
   service: z.enum(['spotify', 'apple']),
 });
 export type FriendPlaylist = z.infer<typeof friendPlaylistSchema>;
+
+/** POST /api/import/csv (the file as the raw body, its name in `?fileName=`): the imported playlist. */
+export const csvImportResponseSchema = z.object({
+  playlist: z.object({ id: z.string(), name: z.string(), trackCount: z.number().int().nonnegative() }),
+  /** Rows left out, by line number. */
+  warnings: z.array(z.object({ row: z.number().int(), message: z.string() })),
+});
+export type CsvImportResponse = z.infer<typeof csvImportResponseSchema>;

@@ -2,18 +2,18 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import {
   type AuthStatus,
-  type AuthSuccess,
   authStatusSchema,
+  authSuccessSchema,
   type LoginRequest,
   type RegisterRequest,
   type SessionUser,
 } from '../../shared/api/auth';
-import { apiJson, apiRequest } from '../lib/api-client';
+import { apiRequest, errorStatus, request } from '../lib/api-client';
 import { paths } from '../lib/paths';
 import { track } from '../lib/track';
 import { toast } from './use-toast';
 
-export const AUTH_STATUS_KEY = ['/api/auth/status'] as const;
+export const AUTH_STATUS_KEY = ['auth-status'] as const;
 
 export const SIGNED_OUT: AuthStatus = {
   authenticated: false,
@@ -29,16 +29,11 @@ export const SIGNED_OUT: AuthStatus = {
  */
 export async function fetchAuthStatus(signal?: AbortSignal): Promise<AuthStatus> {
   try {
-    const res = await fetch(AUTH_STATUS_KEY[0], {
-      credentials: 'include',
-      headers: { accept: 'application/json' },
-      signal,
-    });
-    if (res.status >= 500) throw new Error(`${res.status}: ${res.statusText}`);
-    if (!res.ok) return SIGNED_OUT;
-    return authStatusSchema.parse(await res.json());
+    return await request(authStatusSchema, 'GET', '/api/auth/status', undefined, signal ? { signal } : {});
   } catch (error) {
     if (signal?.aborted) throw error;
+    const status = errorStatus(error);
+    if (status !== undefined && status < 500) return SIGNED_OUT;
     toast({ title: 'Failed to verify authentication status', variant: 'destructive' });
     return SIGNED_OUT;
   }
@@ -66,7 +61,8 @@ export function useAuth(): AuthState {
 export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (credentials: LoginRequest) => apiJson<AuthSuccess>('POST', '/api/auth/login', credentials),
+    mutationFn: (credentials: LoginRequest) =>
+      request(authSuccessSchema, 'POST', '/api/auth/login', credentials),
     onSuccess: async () => {
       track('user_signed_in', { method: 'password' });
       await queryClient.invalidateQueries({ queryKey: AUTH_STATUS_KEY });
@@ -77,7 +73,8 @@ export function useLogin() {
 export function useRegister() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (details: RegisterRequest) => apiJson<AuthSuccess>('POST', '/api/auth/register', details),
+    mutationFn: (details: RegisterRequest) =>
+      request(authSuccessSchema, 'POST', '/api/auth/register', details),
     onSuccess: async () => {
       track('user_signed_up', { method: 'password' });
       await queryClient.invalidateQueries({ queryKey: AUTH_STATUS_KEY });

@@ -1,5 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiJson, apiRequest, errorStatus, serverMessage } from './api-client';
+import { z } from 'zod';
+import {
+  ApiRequestError,
+  apiRequest,
+  errorStatus,
+  request,
+  serverMessage,
+  UnexpectedAnswerError,
+} from './api-client';
 import { startTestServer, type TestServer } from './test-server';
 
 let server: TestServer;
@@ -34,7 +42,7 @@ describe('apiRequest', () => {
     const error = await apiRequest('POST', `${server.origin}/conflict`, { username: 'ada' }).catch(
       (caught: unknown) => caught,
     );
-    expect(error).toBeInstanceOf(Error);
+    expect(error).toBeInstanceOf(ApiRequestError);
     expect((error as Error).message).toBe('409: {"message":"That username is taken"}');
     expect(serverMessage(error)).toBe('That username is taken');
     expect(errorStatus(error)).toBe(409);
@@ -60,9 +68,20 @@ describe('apiRequest', () => {
     expect(get?.headers['x-csrf-token']).toBeUndefined();
   });
 
-  it('reads JSON answers and treats 204 as no body', async () => {
-    await expect(apiJson('GET', `${server.origin}/ok`)).resolves.toEqual({ ok: true });
-    await expect(apiJson('POST', `${server.origin}/no-content`)).resolves.toBeUndefined();
+  it('parses JSON answers with the schema and treats 204 as no body', async () => {
+    await expect(request(z.object({ ok: z.boolean() }), 'GET', `${server.origin}/ok`)).resolves.toEqual({
+      ok: true,
+    });
+    await expect(request(z.undefined(), 'POST', `${server.origin}/no-content`)).resolves.toBeUndefined();
+  });
+
+  it('refuses an answer the schema does not describe', async () => {
+    const error = await request(z.object({ name: z.string() }), 'GET', `${server.origin}/ok?x=1`).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(UnexpectedAnswerError);
+    expect((error as Error).message).toMatch(/^Unexpected answer from http:\/\/127\.0\.0\.1:\d+\/ok: /);
+    expect(errorStatus(error)).toBeUndefined();
   });
 
   it('has no server message for a network failure', async () => {

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../shared/api/auth';
 import { apiErrorSchema } from '../../shared/api/errors';
 import { readCookie } from './cookies';
@@ -6,34 +7,57 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 const SAFE_METHODS: ReadonlySet<HttpMethod> = new Set(['GET']);
 
-/** The HTTP status an `apiRequest` failure carried, parsed back out of its "{status}: {body}" text. */
-export function errorStatus(error: unknown): number | undefined {
-  if (!(error instanceof Error)) return undefined;
-  const match = /^(\d{3}): /.exec(error.message);
-  return match?.[1] === undefined ? undefined : Number(match[1]);
+/**
+ * A non-ok answer of the API. Spec section 7: its message reads "{status}: {body}" (the status text when
+ * the body is empty); the status and the server's `{message}` are fields, so nothing parses the text back.
+ */
+export class ApiRequestError extends Error {
+  override readonly name = 'ApiRequestError';
+  /** The server's `{message}`, for toasts; undefined when the body was not an API error. */
+  readonly serverMessage: string | undefined;
+
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    statusText = '',
+  ) {
+    super(`${status}: ${body === '' ? statusText : body}`);
+    this.serverMessage = messageOf(body);
+  }
 }
 
-/**
- * The server's `{message}` out of an `apiRequest` failure, for toasts. Undefined when the failure was
- * not a server answer (network down) or the body was not an API error.
- */
-export function serverMessage(error: unknown): string | undefined {
-  if (!(error instanceof Error)) return undefined;
-  const match = /^\d{3}: ([\s\S]*)$/.exec(error.message);
-  if (match?.[1] === undefined) return undefined;
+/** An ok answer whose body is not what the shared schema says: a bug on one side, never shown as data. */
+export class UnexpectedAnswerError extends Error {
+  override readonly name = 'UnexpectedAnswerError';
+  constructor(
+    readonly path: string,
+    readonly issues: string,
+  ) {
+    super(`Unexpected answer from ${path}: ${issues}`);
+  }
+}
+
+function messageOf(body: string): string | undefined {
   try {
-    const parsed = apiErrorSchema.safeParse(JSON.parse(match[1]));
+    const parsed = apiErrorSchema.safeParse(JSON.parse(body));
     return parsed.success && parsed.data.message.trim() !== '' ? parsed.data.message : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Spec section 7: a non-ok response becomes an Error reading "{status}: {body}" (status text if no body). */
+/** The HTTP status of a failed API call; undefined when it was no answer of the server (network down). */
+export const errorStatus = (error: unknown): number | undefined =>
+  error instanceof ApiRequestError ? error.status : undefined;
+
+/** The server's `{message}` of a failed API call, for toasts; undefined when there was none. */
+export const serverMessage = (error: unknown): string | undefined =>
+  error instanceof ApiRequestError ? error.serverMessage : undefined;
+
+/** Throws an `ApiRequestError` for a non-ok answer. */
 export async function throwIfResNotOk(res: Response): Promise<void> {
   if (res.ok) return;
-  const body = await res.text();
-  throw new Error(`${res.status}: ${body === '' ? res.statusText : body}`);
+  throw new ApiRequestError(res.status, await res.text(), res.statusText);
 }
 
 /** The server hands out the CSRF cookie on any API call; a mutation sent before the first one would be refused. */
@@ -52,8 +76,10 @@ async function csrfHeaders(method: HttpMethod): Promise<Record<string, string>> 
 }
 
 /**
- * Calls the API with the session cookie. Mutating methods echo the `cf_csrf` cookie in `x-csrf-token`
- * (double-submit), which is what the server checks before it accepts the request.
+ * Calls the API with the session cookie and returns the raw answer (for downloads); a non-ok answer
+ * throws an `ApiRequestError`. A `Blob` body (a file upload) goes as it is, with its own type; any other
+ * body as JSON. Mutating methods echo the `cf_csrf` cookie in `x-csrf-token` (double-submit), which is
+ * what the server checks before it accepts the request.
  */
 export async function apiRequest(
   method: HttpMethod,
@@ -62,21 +88,35 @@ export async function apiRequest(
   init: Pick<RequestInit, 'keepalive' | 'signal'> = {},
 ): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json', ...(await csrfHeaders(method)) };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  const file = typeof Blob !== 'undefined' && body instanceof Blob ? body : undefined;
+  if (body !== undefined)
+    headers['content-type'] = file ? file.type || 'application/octet-stream' : 'application/json';
   const res = await fetch(path, {
     ...init,
     method,
     headers,
     credentials: 'include',
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? undefined : (file ?? JSON.stringify(body)),
   });
   await throwIfResNotOk(res);
   return res;
 }
 
-/** `apiRequest` and its JSON answer; a 204 yields undefined. */
-export async function apiJson<T>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
-  const res = await apiRequest(method, path, body);
-  if (res.status === 204) return undefined as T;
-  return (await res.json()) as T;
+/**
+ * The one way the web app reads the API: calls it (as `apiRequest`) and parses the answer with the
+ * shared zod schema of that endpoint (a 204 is parsed as `undefined`). Throws `ApiRequestError` for a
+ * non-ok answer and `UnexpectedAnswerError` for a body the schema refuses.
+ */
+export async function request<Schema extends z.ZodType>(
+  schema: Schema,
+  method: HttpMethod,
+  path: string,
+  body?: unknown,
+  init: Pick<RequestInit, 'keepalive' | 'signal'> = {},
+): Promise<z.output<Schema>> {
+  const res = await apiRequest(method, path, body, init);
+  const json: unknown = res.status === 204 ? undefined : await res.json();
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new UnexpectedAnswerError(path.split('?')[0] ?? path, parsed.error.message);
+  return parsed.data;
 }

@@ -8,7 +8,7 @@ import { Button, buttonClasses } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
 import { Spinner } from '../components/ui/spinner';
 import { TextField } from '../components/ui/text-field';
-import { fetchPublicLink, publicLinkKey, signUpToLink } from '../features/links/links-api';
+import { publicLinkQuery, signUpToLink } from '../features/links/links-api';
 import { TargetSummary } from '../features/links/target-summary';
 import { toast } from '../hooks/use-toast';
 import { serverMessage } from '../lib/api-client';
@@ -66,7 +66,7 @@ function SignupForm({ slug }: { slug: string }) {
 /** The public page a sniper link opens: no sign-in; opening it counts a view. */
 export default function LinkLandingPage() {
   const { slug = '' } = useParams<{ slug: string }>();
-  const link = useQuery({ queryKey: publicLinkKey(slug), queryFn: () => fetchPublicLink(slug) });
+  const link = useQuery(publicLinkQuery(slug));
 
   if (link.isPending) {
     return (

@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ShareLinkDto } from '../../shared/api/links';
 import { Page } from '../components/layout/page';
@@ -6,7 +5,6 @@ import { SignedInOnly } from '../components/layout/signed-in-only';
 import { CreateLinkForm } from '../features/links/create-link-form';
 import { LinkCreatedCard } from '../features/links/link-created-card';
 import { LinkList } from '../features/links/link-list';
-import { LINKS_KEY } from '../features/links/links-api';
 
 const TITLE = 'Sniper Link';
 const DESCRIPTION = 'Create a shareable link for a track or playlist.';
@@ -25,7 +23,6 @@ export default function LinkPage() {
 }
 
 function Links() {
-  const queryClient = useQueryClient();
   const [created, setCreated] = useState<ShareLinkDto | null>(null);
   return (
     <Page title={TITLE} description={DESCRIPTION}>
@@ -36,7 +33,6 @@ function Links() {
           <CreateLinkForm
             onCreated={(link) => {
               setCreated(link);
-              void queryClient.invalidateQueries({ queryKey: LINKS_KEY });
             }}
           />
         )}

@@ -10,7 +10,7 @@ import { Input } from '../components/ui/input';
 import { Label } from '../components/ui/label';
 import { Spinner } from '../components/ui/spinner';
 import { MergeActions } from '../features/friend-merge/merge-actions';
-import { acceptInvitation, getInvitation } from '../features/friend-merge/merge-api';
+import { acceptInvitation, invitationQuery } from '../features/friend-merge/merge-api';
 import { MergeResultView } from '../features/friend-merge/merge-result';
 import { type ChosenPlaylist, MyPlaylistPicker } from '../features/friend-merge/my-playlist-picker';
 import { useAuth } from '../hooks/use-auth';
@@ -23,7 +23,7 @@ export default function MergeInvitePage() {
   const { token = '' } = useParams<{ token: string }>();
   const linkId = useId();
   const { status } = useAuth();
-  const invitation = useQuery({ queryKey: ['merge-invitation', token], queryFn: () => getInvitation(token) });
+  const invitation = useQuery(invitationQuery(token));
   const [mine, setMine] = useState<ChosenPlaylist | null>(null);
   const [shareUrl, setShareUrl] = useState('');
   const [merging, setMerging] = useState(false);

@@ -5,7 +5,7 @@ import { Alert } from '../components/ui/alert';
 import { Card, CardContent } from '../components/ui/card';
 import { Spinner } from '../components/ui/spinner';
 import { MergeActions } from '../features/friend-merge/merge-actions';
-import { getMergedPlaylist } from '../features/friend-merge/merge-api';
+import { mergedPlaylistQuery } from '../features/friend-merge/merge-api';
 import { MergeResultView } from '../features/friend-merge/merge-result';
 import { useAuth } from '../hooks/use-auth';
 import { paths } from '../lib/paths';
@@ -14,7 +14,7 @@ import { paths } from '../lib/paths';
 export default function MergedPlaylistPage() {
   const { id = '' } = useParams<{ id: string }>();
   const { status } = useAuth();
-  const query = useQuery({ queryKey: ['merged-playlist', id], queryFn: () => getMergedPlaylist(id) });
+  const query = useQuery(mergedPlaylistQuery(id));
   const connected = status.spotifyConnected || status.appleConnected;
   const from =
     query.data?.yourPlaylist && query.data.friendPlaylist

@@ -8,12 +8,12 @@ import { Alert } from '../components/ui/alert';
 import { Button } from '../components/ui/button';
 import { Input } from '../components/ui/input';
 import { Spinner } from '../components/ui/spinner';
+import { playlistsQuery } from '../features/playlists';
 import { CsvImportButton } from '../features/transfer/components/csv-import-button';
 import { PlaylistGrid } from '../features/transfer/components/playlist-grid';
 import { WizardPage } from '../features/transfer/components/wizard-page';
 import { filterPlaylists } from '../features/transfer/playlist-search';
-import { fetchPlaylists } from '../features/transfer/transfer-api';
-import { enterStep, goToStep, playlistsQueryKey, selectPlaylist } from '../features/transfer/wizard-actions';
+import { enterStep, goToStep, selectPlaylist } from '../features/transfer/wizard-actions';
 import { WIZARD_ERRORS } from '../features/transfer/wizard-state';
 import { useWizard, wizardStore } from '../features/transfer/wizard-store';
 import { toast } from '../hooks/use-toast';
@@ -29,11 +29,7 @@ export default function PlaylistsPage() {
   const [query, setQuery] = useState('');
   const source = wizard.sourceService;
 
-  const playlists = useQuery({
-    queryKey: source === null ? ['/api/playlists', 'none'] : playlistsQueryKey(source),
-    queryFn: () => (source === null ? Promise.resolve([]) : fetchPlaylists(source)),
-    enabled: source !== null,
-  });
+  const playlists = useQuery({ ...playlistsQuery(source ?? 'spotify'), enabled: source !== null });
 
   useEffect(() => {
     enterStep(2);
@@ -59,7 +55,7 @@ export default function PlaylistsPage() {
 
   const onImported = async (playlist: PlaylistSummary) => {
     if (source !== null) {
-      const key = playlistsQueryKey(source);
+      const key = playlistsQuery(source).queryKey;
       // A list still loading would land after the import and hide it.
       await queryClient.cancelQueries({ queryKey: key });
       queryClient.setQueryData<PlaylistSummary[]>(key, (current = []) => [

@@ -1,43 +1,45 @@
-import { useQuery } from '@tanstack/react-query';
-import { type AccountProfile, accountProfileSchema } from '../../../shared/api/account';
-import { type SavedExport, savedExportListSchema } from '../../../shared/api/exports';
-import { type Usage, usageSchema } from '../../../shared/api/plans';
-import { type TransferResult, transferResultSchema } from '../../../shared/api/transfer';
-import { apiJson } from '../../lib/api-client';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { accountProfileSchema } from '../../../shared/api/account';
+import { savedExportListSchema } from '../../../shared/api/exports';
+import { usageSchema } from '../../../shared/api/plans';
+import { transferResultSchema } from '../../../shared/api/transfer';
+import { request } from '../../lib/api-client';
 
 /** Query keys of the account area; sign-out and deletion drop them with everything else. */
-export const ACCOUNT_KEY = ['/api/account'] as const;
-export const USAGE_KEY = ['/api/usage'] as const;
-export const TRANSFERS_KEY = ['/api/transfers'] as const;
-export const SAVED_EXPORTS_KEY = ['/api/exports'] as const;
+export const ACCOUNT_KEY = ['account'] as const;
+export const USAGE_KEY = ['usage'] as const;
+export const TRANSFERS_KEY = ['transfers'] as const;
+export const SAVED_EXPORTS_KEY = ['saved-exports'] as const;
 
-export function useAccountProfile() {
-  return useQuery<AccountProfile>({
+export const accountQuery = () =>
+  queryOptions({
     queryKey: ACCOUNT_KEY,
-    queryFn: async () => accountProfileSchema.parse(await apiJson<unknown>('GET', ACCOUNT_KEY[0])),
+    queryFn: ({ signal }) => request(accountProfileSchema, 'GET', '/api/account', undefined, { signal }),
   });
-}
 
-export function useUsage() {
-  return useQuery<Usage>({
+export const usageQuery = () =>
+  queryOptions({
     queryKey: USAGE_KEY,
-    queryFn: async () => usageSchema.parse(await apiJson<unknown>('GET', USAGE_KEY[0])),
+    queryFn: ({ signal }) => request(usageSchema, 'GET', '/api/usage', undefined, { signal }),
   });
-}
 
-export function useTransferHistory() {
-  return useQuery<TransferResult[]>({
+export const transferHistoryQuery = () =>
+  queryOptions({
     queryKey: TRANSFERS_KEY,
-    queryFn: async () => transferResultSchema.array().parse(await apiJson<unknown>('GET', TRANSFERS_KEY[0])),
+    queryFn: ({ signal }) =>
+      request(transferResultSchema.array(), 'GET', '/api/transfers', undefined, { signal }),
   });
-}
 
-export function useSavedExports() {
-  return useQuery<SavedExport[]>({
+export const savedExportsQuery = () =>
+  queryOptions({
     queryKey: SAVED_EXPORTS_KEY,
-    queryFn: async () => savedExportListSchema.parse(await apiJson<unknown>('GET', SAVED_EXPORTS_KEY[0])),
+    queryFn: ({ signal }) => request(savedExportListSchema, 'GET', '/api/exports', undefined, { signal }),
   });
-}
+
+export const useAccountProfile = () => useQuery(accountQuery());
+export const useUsage = () => useQuery(usageQuery());
+export const useTransferHistory = () => useQuery(transferHistoryQuery());
+export const useSavedExports = () => useQuery(savedExportsQuery());
 
 export const formatDate = (iso: string) =>
   new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });

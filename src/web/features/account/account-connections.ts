@@ -5,7 +5,7 @@ import { serverMessage } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
 import { queryClient } from '../../lib/query-client';
 import { track } from '../../lib/track';
-import { endConnection, startConnection } from '../connections/service-connection';
+import { endConnection, startConnection } from '../connections';
 import { ACCOUNT_KEY } from './account-api';
 
 /**

@@ -1,6 +1,6 @@
 import { appleConnectResponseSchema, spotifyConnectResponseSchema } from '../../../shared/api/connections';
 import type { ServiceId } from '../../../shared/services';
-import { apiJson, apiRequest } from '../../lib/api-client';
+import { apiRequest, request } from '../../lib/api-client';
 import { flushAnalytics, track } from '../../lib/track';
 
 /**
@@ -16,15 +16,15 @@ export type ConnectionStart = 'redirected' | 'connected';
 export async function startConnection(service: ServiceId, returnTo: string): Promise<ConnectionStart> {
   const query = `?returnTo=${encodeURIComponent(returnTo)}`;
   if (service === 'spotify') {
-    const { authUrl } = spotifyConnectResponseSchema.parse(
-      await apiJson<unknown>('GET', `/api/auth/spotify/connect${query}`),
+    const { authUrl } = await request(
+      spotifyConnectResponseSchema,
+      'GET',
+      `/api/auth/spotify/connect${query}`,
     );
     await leaveFor(authUrl);
     return 'redirected';
   }
-  const answer = appleConnectResponseSchema.parse(
-    await apiJson<unknown>('GET', `/api/auth/apple/connect${query}`),
-  );
+  const answer = await request(appleConnectResponseSchema, 'GET', `/api/auth/apple/connect${query}`);
   if (answer.useRedirect) {
     await leaveFor(answer.authUrl);
     return 'redirected';

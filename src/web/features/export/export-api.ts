@@ -1,10 +1,16 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import type { AuthStatus } from '../../../shared/api/auth';
-import type { CloudExportRequest, ExportPlaylistRequest, SavedExport } from '../../../shared/api/exports';
+import {
+  type CloudExportRequest,
+  type ExportPlaylistRequest,
+  savedExportSchema,
+} from '../../../shared/api/exports';
 import { SAMPLE_PLAYLISTS } from '../../../shared/api/insights';
-import type { PlaylistSummary } from '../../../shared/api/playlists';
 import { SERVICE_LABELS, type ServiceId } from '../../../shared/services';
-import { apiJson, apiRequest } from '../../lib/api-client';
+import { apiRequest, request } from '../../lib/api-client';
+import { queryClient } from '../../lib/query-client';
+import { SAVED_EXPORTS_KEY } from '../account';
+import { type ServicePlaylists, usePlaylistsOf } from '../playlists';
 
 export interface ExportablePlaylist {
   id: string;
@@ -34,36 +40,39 @@ export function useExportablePlaylists(status: AuthStatus, authLoading: boolean)
   const services = (['spotify', 'apple'] as const).filter((service) =>
     service === 'spotify' ? status.spotifyConnected : status.appleConnected,
   );
-  return useQuery({
-    queryKey: ['export-playlists', status.user?.id ?? null, ...services],
-    enabled: !authLoading,
-    queryFn: async (): Promise<{ playlists: ExportablePlaylist[]; sample: boolean }> => {
-      if (!status.user || services.length === 0) return { playlists: samplePlaylists(), sample: true };
-      const lists = await Promise.all(
-        services.map(async (service) => ({
-          service,
-          playlists: await apiJson<PlaylistSummary[]>('GET', `/api/playlists/${service}`),
-        })),
-      );
-      const seen = new Set<string>();
-      const playlists: ExportablePlaylist[] = [];
-      for (const { service, playlists: own } of lists) {
-        for (const playlist of own) {
-          if (seen.has(playlist.id)) continue;
-          seen.add(playlist.id);
-          const origin = playlist.id.startsWith('import:') ? 'imported file' : SERVICE_LABELS[service];
-          playlists.push({
-            id: playlist.id,
-            name: playlist.name,
-            trackCount: playlist.trackCount,
-            service,
-            label: `${playlist.name} (${origin}, ${count(playlist.trackCount)})`,
-          });
-        }
-      }
-      return { playlists, sample: false };
-    },
-  });
+  const ownLists = !authLoading && status.user !== null && services.length > 0;
+  const lists = usePlaylistsOf(services, ownLists);
+  const data = useMemo(() => {
+    if (authLoading) return undefined;
+    if (!ownLists) return { playlists: samplePlaylists(), sample: true };
+    return lists.data === undefined ? undefined : { playlists: exportable(lists.data), sample: false };
+  }, [authLoading, ownLists, lists.data]);
+  return {
+    data,
+    isPending: data === undefined && !lists.isError,
+    isError: ownLists && lists.isError,
+    refetch: lists.refetch,
+  };
+}
+
+function exportable(lists: readonly ServicePlaylists[]): ExportablePlaylist[] {
+  const seen = new Set<string>();
+  const playlists: ExportablePlaylist[] = [];
+  for (const { service, playlists: own } of lists) {
+    for (const playlist of own) {
+      if (seen.has(playlist.id)) continue;
+      seen.add(playlist.id);
+      const origin = playlist.id.startsWith('import:') ? 'imported file' : SERVICE_LABELS[service];
+      playlists.push({
+        id: playlist.id,
+        name: playlist.name,
+        trackCount: playlist.trackCount,
+        service,
+        label: `${playlist.name} (${origin}, ${count(playlist.trackCount)})`,
+      });
+    }
+  }
+  return playlists;
 }
 
 /** The file name from `Content-Disposition`, preferring the RFC 5987 `filename*` form. */
@@ -92,12 +101,16 @@ export function saveBlob(blob: Blob, fileName: string) {
 }
 
 /** Asks the server for the file and hands it to the browser as a download; returns the file name. */
-export async function downloadExport(request: ExportPlaylistRequest): Promise<string> {
-  const res = await apiRequest('POST', '/api/export/playlist', request);
-  const fileName = fileNameFrom(res.headers.get('content-disposition'), `playlist.${request.format}`);
+export async function downloadExport(exportRequest: ExportPlaylistRequest): Promise<string> {
+  const res = await apiRequest('POST', '/api/export/playlist', exportRequest);
+  const fileName = fileNameFrom(res.headers.get('content-disposition'), `playlist.${exportRequest.format}`);
   saveBlob(await res.blob(), fileName);
   return fileName;
 }
 
-export const saveToCloud = (request: CloudExportRequest) =>
-  apiJson<SavedExport>('POST', '/api/export/cloud', request);
+/** Saves the export in our storage; the account's list of saved exports is read again. */
+export async function saveToCloud(cloud: CloudExportRequest) {
+  const saved = await request(savedExportSchema, 'POST', '/api/export/cloud', cloud);
+  await queryClient.invalidateQueries({ queryKey: SAVED_EXPORTS_KEY });
+  return saved;
+}

@@ -3,14 +3,13 @@ import { Link } from 'wouter';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
-import { INVITATIONS_KEY } from './invite-friend-card';
-import { listInvitations } from './merge-api';
+import { invitationsQuery } from './merge-api';
 
 const STATUS_TEXT = { pending: 'Waiting for your friend', merged: 'Merged', expired: 'Expired' } as const;
 
 /** The inviter's side of "both see the merged result": every invitation with its status and merge. */
 export function InvitationList() {
-  const query = useQuery({ queryKey: INVITATIONS_KEY, queryFn: listInvitations });
+  const query = useQuery(invitationsQuery());
   return (
     <Card>
       <CardHeader className="flex-row items-center justify-between">

@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { CreateInvitationResponse } from '../../../shared/api/merge';
 import { Button } from '../../components/ui/button';
@@ -10,12 +9,9 @@ import { copyText } from './copy-text';
 import { createInvitation } from './merge-api';
 import { type ChosenPlaylist, MyPlaylistPicker } from './my-playlist-picker';
 
-export const INVITATIONS_KEY = ['merge-invitations'] as const;
-
 /** /merge step one and two: pick a playlist and a friend's e-mail, then the share link is ready. */
 export function InviteFriendCard() {
   const emailId = useId();
-  const queryClient = useQueryClient();
   const [mine, setMine] = useState<ChosenPlaylist | null>(null);
   const [email, setEmail] = useState('');
   const [sending, setSending] = useState(false);
@@ -39,7 +35,6 @@ export function InviteFriendCard() {
         friendEmail,
       });
       setReady({ ...created, friendEmail });
-      await queryClient.invalidateQueries({ queryKey: INVITATIONS_KEY });
     } catch {
       toast({
         title: 'Error creating merge request',

@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import type { PlaylistSummary } from '../../../shared/api/playlists';
 import { SERVICE_LABELS, type ServiceId } from '../../../shared/services';
@@ -6,7 +5,7 @@ import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { useAuth } from '../../hooks/use-auth';
 import { paths } from '../../lib/paths';
-import { listMyPlaylists } from './merge-api';
+import { usePlaylistsOf } from '../playlists';
 
 export interface ChosenPlaylist {
   service: ServiceId;
@@ -30,20 +29,15 @@ export function MyPlaylistPicker({
   const services = (['spotify', 'apple'] as const).filter((service) =>
     service === 'spotify' ? status.spotifyConnected : status.appleConnected,
   );
-  const lists = useQuery({
-    queryKey: ['merge-my-playlists', ...services],
-    enabled: services.length > 0,
-    queryFn: async () => {
-      const answers = await Promise.all(
-        services.map(async (service) => ({ service, playlists: await listMyPlaylists(service) })),
-      );
-      return answers.flatMap(({ service, playlists }) =>
-        playlists
-          .filter((playlist) => playlist.isOwned !== false && playlist.trackCount > 0)
-          .map((playlist) => ({ service, playlist })),
-      );
-    },
-  });
+  const ownLists = usePlaylistsOf(services, services.length > 0);
+  const lists = {
+    ...ownLists,
+    data: ownLists.data?.flatMap(({ service, playlists }) =>
+      playlists
+        .filter((playlist) => playlist.isOwned !== false && playlist.trackCount > 0)
+        .map((playlist) => ({ service, playlist })),
+    ),
+  };
 
   if (value) {
     return (

@@ -1,19 +1,30 @@
-import type { FetchPlaylistTracksResponse } from '../../../shared/api/playlists';
-import type {
-  CreateRegionPlaylistResponse,
-  GeoAlternativesRequest,
-  GeoAlternativesResponse,
+import { fetchPlaylistTracksResponseSchema } from '../../../shared/api/playlists';
+import {
+  createRegionPlaylistResponseSchema,
+  type GeoAlternativesRequest,
+  geoAlternativesResponseSchema,
 } from '../../../shared/api/region';
-import { apiJson } from '../../lib/api-client';
+import { request } from '../../lib/api-client';
+import { invalidatePlaylists } from '../playlists';
 
 export const fetchPlaylistTracks = (playlistUrl: string) =>
-  apiJson<FetchPlaylistTracksResponse>('POST', '/api/fetch-playlist-tracks', { playlistUrl });
+  request(fetchPlaylistTracksResponseSchema, 'POST', '/api/fetch-playlist-tracks', { playlistUrl });
 
 export const findGeoAlternatives = (body: GeoAlternativesRequest) =>
-  apiJson<GeoAlternativesResponse>('POST', '/api/claude/geo-locked-alternatives', body);
+  request(geoAlternativesResponseSchema, 'POST', '/api/claude/geo-locked-alternatives', body);
 
-export const createRegionPlaylist = (body: {
+/** Saves the region's copy in the person's library: their lists of playlists are read again. */
+export async function createRegionPlaylist(body: {
   playlistUrl: string;
   targetRegion: string;
   replacements: string[];
-}) => apiJson<CreateRegionPlaylistResponse>('POST', '/api/create-region-optimized-playlist', body);
+}) {
+  const created = await request(
+    createRegionPlaylistResponseSchema,
+    'POST',
+    '/api/create-region-optimized-playlist',
+    body,
+  );
+  await invalidatePlaylists();
+  return created;
+}

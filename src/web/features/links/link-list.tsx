@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { ShareLinkDto } from '../../../shared/api/links';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
@@ -8,8 +8,9 @@ import { Switch } from '../../components/ui/switch';
 import { toast } from '../../hooks/use-toast';
 import { serverMessage } from '../../lib/api-client';
 import { copyLink } from './copy-link';
-import { LinkStatsChart } from './link-stats-chart';
-import { fetchLinks, formatRate, LINKS_KEY, linkStatsKey, publicLinkUrl, setLinkActive } from './links-api';
+import { formatRate, LINKS_KEY, linkStatsKey, linksQuery, publicLinkUrl, setLinkActive } from './links-api';
+
+const LinkStatsChart = lazy(() => import('./link-stats-chart'));
 
 function LinkRow({ link }: { link: ShareLinkDto }) {
   const queryClient = useQueryClient();
@@ -82,7 +83,11 @@ function LinkRow({ link }: { link: ShareLinkDto }) {
           {showStats ? 'Hide stats' : 'Show stats'}
         </Button>
       </div>
-      {showStats ? <LinkStatsChart linkId={link.id} /> : null}
+      {showStats ? (
+        <Suspense fallback={<Spinner label="Loading statistics" />}>
+          <LinkStatsChart linkId={link.id} />
+        </Suspense>
+      ) : null}
     </li>
   );
 }
@@ -90,7 +95,7 @@ function LinkRow({ link }: { link: ShareLinkDto }) {
 /** The owner's links with their real counts; refreshed on demand since counts change elsewhere. */
 export function LinkList() {
   const queryClient = useQueryClient();
-  const links = useQuery({ queryKey: LINKS_KEY, queryFn: fetchLinks });
+  const links = useQuery(linksQuery());
   return (
     <Card>
       <CardHeader className="flex-row items-center justify-between">

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Spinner } from '../../components/ui/spinner';
-import { fetchLinkStats, linkStatsKey } from './links-api';
+import { linkStatsQuery } from './links-api';
 
-/** The owner's last 30 days: views and signups per day. */
-export function LinkStatsChart({ linkId }: { linkId: string }) {
-  const stats = useQuery({ queryKey: linkStatsKey(linkId), queryFn: () => fetchLinkStats(linkId) });
+/** The owner's last 30 days (a module of its own: Recharts loads only when stats are shown): views and signups per day. */
+export default function LinkStatsChart({ linkId }: { linkId: string }) {
+  const stats = useQuery(linkStatsQuery(linkId));
   if (stats.isPending) return <Spinner label="Loading statistics" />;
   if (stats.isError) return <p className="text-sm text-red-700">Could not load the statistics.</p>;
   const data = stats.data.days.map((day) => ({ ...day, label: day.date.slice(5) }));

@@ -1,27 +1,55 @@
-import type {
-  CreateLinkRequest,
-  LinkSignupResponse,
-  LinkStats,
-  PublicLink,
-  ShareLinkDto,
+import { queryOptions } from '@tanstack/react-query';
+import {
+  type CreateLinkRequest,
+  linkSignupResponseSchema,
+  linkStatsSchema,
+  publicLinkSchema,
+  shareLinkListSchema,
+  shareLinkSchema,
 } from '../../../shared/api/links';
-import { apiJson } from '../../lib/api-client';
+import { request } from '../../lib/api-client';
+import { queryClient } from '../../lib/query-client';
 
-export const LINKS_KEY = ['/api/links'] as const;
-export const linkStatsKey = (id: string) => ['/api/links', id, 'stats'] as const;
-export const publicLinkKey = (slug: string) => ['/api/public/links', slug] as const;
+export const LINKS_KEY = ['links'] as const;
+export const linkStatsKey = (id: string) => [...LINKS_KEY, id, 'stats'] as const;
+export const publicLinkKey = (slug: string) => ['public-links', slug] as const;
 
-export const createLink = (request: CreateLinkRequest) =>
-  apiJson<ShareLinkDto>('POST', '/api/links', request);
-export const fetchLinks = () => apiJson<ShareLinkDto[]>('GET', '/api/links');
-export const fetchLinkStats = (id: string) =>
-  apiJson<LinkStats>('GET', `/api/links/${encodeURIComponent(id)}/stats`);
+export const linksQuery = () =>
+  queryOptions({
+    queryKey: LINKS_KEY,
+    queryFn: ({ signal }) => request(shareLinkListSchema, 'GET', '/api/links', undefined, { signal }),
+  });
+
+export const linkStatsQuery = (id: string) =>
+  queryOptions({
+    queryKey: linkStatsKey(id),
+    queryFn: ({ signal }) =>
+      request(linkStatsSchema, 'GET', `/api/links/${encodeURIComponent(id)}/stats`, undefined, { signal }),
+  });
+
+export const publicLinkQuery = (slug: string) =>
+  queryOptions({
+    queryKey: publicLinkKey(slug),
+    queryFn: ({ signal }) =>
+      request(publicLinkSchema, 'GET', `/api/public/links/${encodeURIComponent(slug)}`, undefined, {
+        signal,
+      }),
+  });
+
+/** A new link joins the owner's list, so the list is read again. */
+export async function createLink(link: CreateLinkRequest) {
+  const created = await request(shareLinkSchema, 'POST', '/api/links', link);
+  await queryClient.invalidateQueries({ queryKey: LINKS_KEY, exact: true });
+  return created;
+}
+
 export const setLinkActive = (id: string, active: boolean) =>
-  apiJson<ShareLinkDto>('PATCH', `/api/links/${encodeURIComponent(id)}`, { active });
-export const fetchPublicLink = (slug: string) =>
-  apiJson<PublicLink>('GET', `/api/public/links/${encodeURIComponent(slug)}`);
+  request(shareLinkSchema, 'PATCH', `/api/links/${encodeURIComponent(id)}`, { active });
+
 export const signUpToLink = (slug: string, email: string) =>
-  apiJson<LinkSignupResponse>('POST', `/api/public/links/${encodeURIComponent(slug)}/signup`, { email });
+  request(linkSignupResponseSchema, 'POST', `/api/public/links/${encodeURIComponent(slug)}/signup`, {
+    email,
+  });
 
 /** The address people share: the landing page on this site. */
 export const publicLinkUrl = (slug: string, origin = window.location.origin) => `${origin}/l/${slug}`;

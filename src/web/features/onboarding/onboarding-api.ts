@@ -1,5 +1,9 @@
-import { MAX_CHAT_MESSAGES, type OnboardingChatResponse } from '../../../shared/api/onboarding';
-import { apiJson } from '../../lib/api-client';
+import {
+  MAX_CHAT_MESSAGES,
+  type OnboardingChatResponse,
+  onboardingChatResponseSchema,
+} from '../../../shared/api/onboarding';
+import { request } from '../../lib/api-client';
 import { type ChatMessage, remainingPacing } from './chat-model';
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -7,7 +11,7 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** The assistant's next message, paced like the spec's simulated reply when the local engine answers. */
 export async function requestReply(messages: readonly ChatMessage[]): Promise<OnboardingChatResponse> {
   const started = performance.now();
-  const reply = await apiJson<OnboardingChatResponse>('POST', '/api/claude/onboarding-chat', {
+  const reply = await request(onboardingChatResponseSchema, 'POST', '/api/claude/onboarding-chat', {
     // The server reads at most 50; the latest ones carry the context that matters.
     messages: messages
       .slice(-MAX_CHAT_MESSAGES)

@@ -6,7 +6,7 @@ import type { Plan } from '../../../shared/api/auth';
 import { Alert } from '../../components/ui/alert';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { apiJson, errorStatus, serverMessage } from '../../lib/api-client';
+import { errorStatus, request, serverMessage } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
 import { paths } from '../../lib/paths';
 import { trackButtonClick } from '../../lib/track';
@@ -17,7 +17,7 @@ type PaidPlan = Exclude<Plan, 'free'>;
 export function PlanCards({ currentPlan }: { currentPlan: Plan | null }) {
   const checkout = useMutation({
     mutationFn: async (plan: PaidPlan) =>
-      checkoutResponseSchema.parse(await apiJson<unknown>('POST', '/api/billing/checkout', { plan })),
+      request(checkoutResponseSchema, 'POST', '/api/billing/checkout', { plan }),
     onSuccess: ({ url }) => window.location.assign(url),
   });
   const notSetUp = checkout.isError && errorStatus(checkout.error) === 503;

@@ -3,7 +3,7 @@ import { useLocation } from 'wouter';
 import { otherService, SERVICE_LABELS, type ServiceId } from '../../../shared/services';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { openInWizard } from '../transfer/open-in-wizard';
+import { openInWizard } from '../transfer';
 import { ProblemList } from './problem-list';
 import type { RebuiltPlaylist } from './recreate-api';
 

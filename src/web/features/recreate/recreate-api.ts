@@ -1,6 +1,13 @@
-import type { RecreateRequest, RecreateResponse, RowProblemDto } from '../../../shared/api/recreate';
-import { apiJson } from '../../lib/api-client';
-import { importCsv } from '../transfer/transfer-api';
+import { z } from 'zod';
+import {
+  type RecreateRequest,
+  type RowProblemDto,
+  recreateResponseSchema,
+  rowProblemSchema,
+} from '../../../shared/api/recreate';
+import { ApiRequestError, request } from '../../lib/api-client';
+import { invalidatePlaylists } from '../playlists';
+import { importCsv } from '../transfer';
 
 /** What every way of rebuilding ends with: an imported playlist ready for the wizard, and what was left out. */
 export interface RebuiltPlaylist {
@@ -9,33 +16,40 @@ export interface RebuiltPlaylist {
   originService: 'spotify' | 'apple' | null;
 }
 
-export const recreateFromList = (request: RecreateRequest) =>
-  apiJson<RecreateResponse>('POST', '/api/recreate', request);
+/** Each way of rebuilding saves an imported playlist: the lists of playlists are read again. */
+export async function recreateFromList(recreate: RecreateRequest) {
+  const answer = await request(recreateResponseSchema, 'POST', '/api/recreate', recreate);
+  await invalidatePlaylists();
+  return answer;
+}
 
-export const recreateFromLink = (playlistUrl: string) =>
-  apiJson<RecreateResponse>('POST', '/api/recreate/from-link', { playlistUrl });
+export async function recreateFromLink(playlistUrl: string) {
+  const answer = await request(recreateResponseSchema, 'POST', '/api/recreate/from-link', { playlistUrl });
+  await invalidatePlaylists();
+  return answer;
+}
 
 export async function recreateFromCsv(file: File): Promise<RebuiltPlaylist> {
   const answer = await importCsv(file);
   return { playlist: answer.playlist, problems: answer.warnings, originService: null };
 }
 
+// A 400 of the recreate endpoints is `{message, problems}`; entries of another shape are left out.
+const problemsBodySchema = z.object({ problems: z.array(z.unknown()) });
+
 /** The row problems a 400 carried (`{message, problems}`), for listing under the form. */
 export function problemsOf(error: unknown): RowProblemDto[] {
-  const match = error instanceof Error ? /^\d{3}: ([\s\S]*)$/.exec(error.message) : null;
-  if (!match?.[1]) return [];
+  if (!(error instanceof ApiRequestError)) return [];
+  let body: unknown;
   try {
-    const body: unknown = JSON.parse(match[1]);
-    const problems: unknown =
-      typeof body === 'object' && body !== null ? Reflect.get(body, 'problems') : null;
-    if (!Array.isArray(problems)) return [];
-    return problems.flatMap((problem: unknown) => {
-      if (typeof problem !== 'object' || problem === null) return [];
-      const row: unknown = Reflect.get(problem, 'row');
-      const message: unknown = Reflect.get(problem, 'message');
-      return typeof row === 'number' && typeof message === 'string' ? [{ row, message }] : [];
-    });
+    body = JSON.parse(error.body);
   } catch {
     return [];
   }
+  const parsed = problemsBodySchema.safeParse(body);
+  if (!parsed.success) return [];
+  return parsed.data.problems.flatMap((problem) => {
+    const row = rowProblemSchema.safeParse(problem);
+    return row.success ? [row.data] : [];
+  });
 }

@@ -1,58 +1,57 @@
-import { CSRF_COOKIE, CSRF_HEADER } from '../../../shared/api/auth';
-import type { PlaylistSummary } from '../../../shared/api/playlists';
+import { type CsvImportResponse, csvImportResponseSchema } from '../../../shared/api/playlists';
 import {
   type Candidate,
+  candidateSchema,
   type JobView,
   jobViewSchema,
   type MatchChoice,
   type MatchRow,
   type MatchSetView,
+  matchRowSchema,
   matchSetViewSchema,
   type TransferRequest,
   type TransferResult,
   transferResultSchema,
 } from '../../../shared/api/transfer';
-import type { ServiceId } from '../../../shared/services';
-import { apiJson, apiRequest, throwIfResNotOk } from '../../lib/api-client';
-import { readCookie } from '../../lib/cookies';
+import { apiRequest, request } from '../../lib/api-client';
+import { invalidatePlaylists } from '../playlists';
 import type { MatchingInput } from './wizard-state';
 
-export const fetchPlaylists = (service: ServiceId) =>
-  apiJson<PlaylistSummary[]>('GET', `/api/playlists/${service}`);
-
 export async function startMatching(input: MatchingInput): Promise<MatchSetView> {
-  return matchSetViewSchema.parse(await apiJson<unknown>('POST', '/api/match', input));
+  return request(matchSetViewSchema, 'POST', '/api/match', input);
 }
 
 export async function fetchMatchSet(matchSetId: string): Promise<MatchSetView> {
-  return matchSetViewSchema.parse(
-    await apiJson<unknown>('GET', `/api/match/${encodeURIComponent(matchSetId)}`),
-  );
+  return request(matchSetViewSchema, 'GET', `/api/match/${encodeURIComponent(matchSetId)}`);
 }
 
 const rowPath = (matchSetId: string, position: number) =>
   `/api/match/${encodeURIComponent(matchSetId)}/rows/${position}`;
 
-export const changeMatchRow = (matchSetId: string, position: number, choice: MatchChoice) =>
-  apiJson<MatchRow>('PATCH', rowPath(matchSetId, position), choice);
+export const changeMatchRow = (
+  matchSetId: string,
+  position: number,
+  choice: MatchChoice,
+): Promise<MatchRow> => request(matchRowSchema, 'PATCH', rowPath(matchSetId, position), choice);
 
-export const searchForRow = (matchSetId: string, position: number, query: string) =>
-  apiJson<Candidate[]>('GET', `${rowPath(matchSetId, position)}/search?q=${encodeURIComponent(query)}`);
+export const searchForRow = (matchSetId: string, position: number, query: string): Promise<Candidate[]> =>
+  request(
+    candidateSchema.array(),
+    'GET',
+    `${rowPath(matchSetId, position)}/search?q=${encodeURIComponent(query)}`,
+  );
 
-export async function startTransfer(request: TransferRequest): Promise<TransferResult> {
-  return transferResultSchema.parse(await apiJson<unknown>('POST', '/api/transfer', request));
+/** A finished transfer made a playlist on the destination; the caller invalidates once it has finished. */
+export async function startTransfer(transfer: TransferRequest): Promise<TransferResult> {
+  return request(transferResultSchema, 'POST', '/api/transfer', transfer);
 }
 
 export async function fetchTransfer(transferId: string): Promise<TransferResult> {
-  return transferResultSchema.parse(
-    await apiJson<unknown>('GET', `/api/transfers/${encodeURIComponent(transferId)}`),
-  );
+  return request(transferResultSchema, 'GET', `/api/transfers/${encodeURIComponent(transferId)}`);
 }
 
 export async function retryTransfer(transferId: string): Promise<TransferResult> {
-  return transferResultSchema.parse(
-    await apiJson<unknown>('POST', `/api/transfers/${encodeURIComponent(transferId)}/retry`),
-  );
+  return request(transferResultSchema, 'POST', `/api/transfers/${encodeURIComponent(transferId)}/retry`);
 }
 
 export async function downloadTransferCsv(transferId: string): Promise<Blob> {
@@ -60,29 +59,22 @@ export async function downloadTransferCsv(transferId: string): Promise<Blob> {
   return res.blob();
 }
 
-export interface CsvImportAnswer {
-  playlist: { id: string; name: string; trackCount: number };
-  warnings: { row: number; message: string }[];
-}
+export type CsvImportAnswer = CsvImportResponse;
 
-/** The file goes as the raw body; the server reads its name from the query for the playlist's name. */
+/**
+ * The file goes as the raw body; the server reads its name from the query for the playlist's name. The
+ * imported playlist joins the person's lists, so they are read again.
+ */
 export async function importCsv(file: File): Promise<CsvImportAnswer> {
-  // Any API answer sets the CSRF cookie this upload has to echo.
-  if (readCookie(document.cookie, CSRF_COOKIE) === undefined)
-    await apiRequest('GET', '/api/auth/status').catch(() => undefined);
-  const csrf = readCookie(document.cookie, CSRF_COOKIE);
-  const res = await fetch(`/api/import/csv?fileName=${encodeURIComponent(file.name)}`, {
-    method: 'POST',
-    credentials: 'include',
-    headers: {
-      'content-type': 'text/csv',
-      accept: 'application/json',
-      ...(csrf ? { [CSRF_HEADER]: csrf } : {}),
-    },
-    body: file,
-  });
-  await throwIfResNotOk(res);
-  return (await res.json()) as CsvImportAnswer;
+  const csv = file.type === 'text/csv' ? file : new Blob([file], { type: 'text/csv' });
+  const answer = await request(
+    csvImportResponseSchema,
+    'POST',
+    `/api/import/csv?fileName=${encodeURIComponent(file.name)}`,
+    csv,
+  );
+  await invalidatePlaylists();
+  return answer;
 }
 
 const TERMINAL = new Set<JobView['status']>(['succeeded', 'failed', 'cancelled']);

@@ -12,6 +12,8 @@ import { errorStatus, serverMessage } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
 import { queryClient } from '../../lib/query-client';
 import { track } from '../../lib/track';
+import { TRANSFERS_KEY, USAGE_KEY } from '../account';
+import { invalidatePlaylists } from '../playlists';
 import { averageConfidence } from './confidence';
 import { takeWizardHandoff } from './open-in-wizard';
 import {
@@ -46,8 +48,6 @@ export const STEP_PATHS: Record<WizardStep, string> = {
   3: paths.matches,
   4: paths.complete,
 };
-
-export const playlistsQueryKey = (service: ServiceId) => ['/api/playlists', service] as const;
 
 const setError = (error: string | null) => wizardStore.update({ error });
 
@@ -246,8 +246,12 @@ async function finishTransfer(
   if (result.status === 'queued' || result.status === 'running')
     throw new Error('The transfer is taking longer than expected. Check back in a moment.');
   trackOutcome(result);
-  // The destination now has one more playlist; its list must be read again.
-  await queryClient.invalidateQueries({ queryKey: playlistsQueryKey(result.destinationService) });
+  // The destination now has one more playlist, the history one more transfer and the plan's count one more use.
+  await Promise.all([
+    invalidatePlaylists(result.destinationService),
+    queryClient.invalidateQueries({ queryKey: TRANSFERS_KEY }),
+    queryClient.invalidateQueries({ queryKey: USAGE_KEY }),
+  ]);
   wizardStore.update({ transferResult: result, loading: false, error: null, currentStep: 4 });
   navigate(paths.complete);
 }

@@ -10,7 +10,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../hooks/use-toast';
 import { serverMessage } from '../../lib/api-client';
 import { track } from '../../lib/track';
-import { openInWizard } from '../transfer/open-in-wizard';
+import { openInWizard } from '../transfer';
 import { restorePlaylist, useBackupDetail, useBackups } from './vault-api';
 
 const SERVICES: ServiceId[] = ['spotify', 'apple'];

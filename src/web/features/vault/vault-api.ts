@@ -1,7 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import {
-  type BackupDetail,
-  type BackupSummary,
   backupDetailSchema,
   backupStartedSchema,
   backupSummarySchema,
@@ -10,47 +8,63 @@ import {
   restoreResponseSchema,
 } from '../../../shared/api/backups';
 import { type JobView, jobViewSchema } from '../../../shared/api/transfer';
-import { apiJson } from '../../lib/api-client';
+import { request } from '../../lib/api-client';
+import { invalidatePlaylists } from '../playlists';
 
-export const BACKUPS_KEY = ['/api/vault/backups'] as const;
+export const BACKUPS_KEY = ['backups'] as const;
 
-export function useBackups(enabled: boolean) {
-  return useQuery<BackupSummary[]>({
+export const backupsQuery = () =>
+  queryOptions({
     queryKey: BACKUPS_KEY,
-    enabled,
-    queryFn: async () => backupSummarySchema.array().parse(await apiJson<unknown>('GET', BACKUPS_KEY[0])),
+    queryFn: ({ signal }) =>
+      request(backupSummarySchema.array(), 'GET', '/api/vault/backups', undefined, { signal }),
   });
-}
 
-export function useBackupDetail(id: string, enabled: boolean) {
-  return useQuery<BackupDetail>({
-    queryKey: [BACKUPS_KEY[0], id],
-    enabled,
-    queryFn: async () =>
-      backupDetailSchema.parse(await apiJson<unknown>('GET', `${BACKUPS_KEY[0]}/${encodeURIComponent(id)}`)),
+export const backupDetailQuery = (id: string) =>
+  queryOptions({
+    queryKey: [...BACKUPS_KEY, id],
+    queryFn: ({ signal }) =>
+      request(backupDetailSchema, 'GET', `/api/vault/backups/${encodeURIComponent(id)}`, undefined, {
+        signal,
+      }),
   });
-}
+
+export const useBackups = (enabled: boolean) => useQuery({ ...backupsQuery(), enabled });
+
+export const useBackupDetail = (id: string, enabled: boolean) =>
+  useQuery({ ...backupDetailQuery(id), enabled });
 
 const FINISHED: JobView['status'][] = ['succeeded', 'failed', 'cancelled'];
 export const isFinished = (job: JobView | undefined) => job !== undefined && FINISHED.includes(job.status);
 
+export const jobQuery = (jobId: string) =>
+  queryOptions({
+    queryKey: ['jobs', jobId],
+    queryFn: ({ signal }) =>
+      request(jobViewSchema, 'GET', `/api/jobs/${encodeURIComponent(jobId)}`, undefined, { signal }),
+  });
+
 /** The backup job's progress, asked for every second until it ends. */
 export function useJob(jobId: string | null) {
-  return useQuery<JobView>({
-    queryKey: ['/api/jobs', jobId],
+  return useQuery({
+    ...jobQuery(jobId ?? ''),
     enabled: jobId !== null,
-    queryFn: async () =>
-      jobViewSchema.parse(await apiJson<unknown>('GET', `/api/jobs/${encodeURIComponent(jobId ?? '')}`)),
     refetchInterval: (query) => (isFinished(query.state.data) ? false : 1000),
   });
 }
 
 export async function startBackup(): Promise<string> {
-  return backupStartedSchema.parse(await apiJson<unknown>('POST', BACKUPS_KEY[0])).jobId;
+  return (await request(backupStartedSchema, 'POST', '/api/vault/backups')).jobId;
 }
 
-export async function restorePlaylist(snapshotId: string, request: RestoreRequest): Promise<RestoreResponse> {
-  return restoreResponseSchema.parse(
-    await apiJson<unknown>('POST', `${BACKUPS_KEY[0]}/${encodeURIComponent(snapshotId)}/restore`, request),
+/** Restoring saves the playlist as an import, so every list of playlists is read again. */
+export async function restorePlaylist(snapshotId: string, restore: RestoreRequest): Promise<RestoreResponse> {
+  const restored = await request(
+    restoreResponseSchema,
+    'POST',
+    `/api/vault/backups/${encodeURIComponent(snapshotId)}/restore`,
+    restore,
   );
+  await invalidatePlaylists();
+  return restored;
 }

@@ -6,6 +6,8 @@
  * few milliseconds).
  */
 
+import { seededRandom } from '../../../shared/seeded-random';
+
 export interface LayoutNode {
   id: string;
   value: number;
@@ -29,18 +31,6 @@ export interface LayoutOptions {
   padding?: number;
   /** Node centres end at least this far apart where the canvas has room, so circles do not overlap. */
   minDistance?: number;
-}
-
-/** mulberry32: a tiny seeded PRNG, enough for start positions. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function forceLayout(

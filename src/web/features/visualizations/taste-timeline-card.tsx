@@ -1,19 +1,20 @@
-import { useId, useState } from 'react';
-import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { lazy, Suspense, useId, useState } from 'react';
 import {
   type TasteTimeline,
   TIMELINE_RANGE_LABELS,
   TIMELINE_RANGES,
   type TimelineRange,
 } from '../../../shared/api/insights';
-import { paletteColor } from '../../../shared/chart-palette';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Label } from '../../components/ui/label';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
-import { chartRows, timelineSummary } from './timeline-summary';
+import { timelineSummary } from './timeline-summary';
 import { useErrorToast } from './use-error-toast';
 import { useTasteTimeline } from './visualizations-api';
+
+// Recharts is a large library: it loads when a timeline is drawn, not with the page.
+const TimelineAreaChart = lazy(() => import('./timeline-area-chart'));
 
 export function TasteTimelineCard() {
   const [range, setRange] = useState<TimelineRange>('5years');
@@ -96,7 +97,6 @@ function TimelineSkeleton() {
 
 function TimelineChart({ timeline, view }: { timeline: TasteTimeline; view: 'genres' | 'moods' }) {
   const series = timeline[view];
-  const names = Object.keys(series);
   const subject = view === 'genres' ? 'listening' : 'moods';
   if (timeline.years.length === 0) {
     return (
@@ -110,35 +110,9 @@ function TimelineChart({ timeline, view }: { timeline: TasteTimeline; view: 'gen
   return (
     <figure className="space-y-3">
       <div className="h-72 w-full">
-        <ResponsiveContainer width="100%" height="100%">
-          <AreaChart
-            data={chartRows(timeline.years, series)}
-            margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
-          >
-            <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-            <XAxis dataKey="year" tick={{ fontSize: 12 }} />
-            <YAxis
-              domain={[0, 100]}
-              ticks={[0, 25, 50, 75, 100]}
-              tickFormatter={(value) => `${value}%`}
-              width={52}
-            />
-            <Tooltip formatter={(value) => `${value}%`} />
-            <Legend />
-            {names.map((name, index) => (
-              <Area
-                key={name}
-                type="linear"
-                dataKey={name}
-                stackId="share"
-                stroke={paletteColor(index)}
-                fill={paletteColor(index)}
-                fillOpacity={0.7}
-                isAnimationActive={false}
-              />
-            ))}
-          </AreaChart>
-        </ResponsiveContainer>
+        <Suspense fallback={<div aria-hidden="true" className="h-full w-full rounded-lg bg-slate-100" />}>
+          <TimelineAreaChart years={timeline.years} series={series} />
+        </Suspense>
       </div>
       <figcaption className="space-y-1 text-sm text-slate-700">
         <p className="font-medium">{timelineSummary(series, subject)}</p>

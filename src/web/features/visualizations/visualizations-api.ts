@@ -1,18 +1,35 @@
-import { useQuery } from '@tanstack/react-query';
-import type { TasteGraph, TasteGraphType, TasteTimeline, TimelineRange } from '../../../shared/api/insights';
-import { apiJson } from '../../lib/api-client';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import {
+  type TasteGraphType,
+  type TimelineRange,
+  tasteGraphSchema,
+  tasteTimelineSchema,
+} from '../../../shared/api/insights';
+import { request } from '../../lib/api-client';
 
-export function useTasteGraph(type: TasteGraphType) {
-  return useQuery({
-    queryKey: ['/api/taste-graph', type],
-    queryFn: () => apiJson<TasteGraph>('GET', `/api/taste-graph?type=${encodeURIComponent(type)}`),
+export const tasteGraphQuery = (type: TasteGraphType) =>
+  queryOptions({
+    queryKey: ['taste-graph', type],
+    queryFn: ({ signal }) =>
+      request(tasteGraphSchema, 'GET', `/api/taste-graph?type=${encodeURIComponent(type)}`, undefined, {
+        signal,
+      }),
   });
-}
 
-export function useTasteTimeline(range: TimelineRange) {
-  return useQuery({
-    queryKey: ['/api/taste-timeline', range],
-    queryFn: () =>
-      apiJson<TasteTimeline>('GET', `/api/taste-timeline?timeRange=${encodeURIComponent(range)}`),
+export const tasteTimelineQuery = (range: TimelineRange) =>
+  queryOptions({
+    queryKey: ['taste-timeline', range],
+    queryFn: ({ signal }) =>
+      request(
+        tasteTimelineSchema,
+        'GET',
+        `/api/taste-timeline?timeRange=${encodeURIComponent(range)}`,
+        undefined,
+        {
+          signal,
+        },
+      ),
   });
-}
+
+export const useTasteGraph = (type: TasteGraphType) => useQuery(tasteGraphQuery(type));
+export const useTasteTimeline = (range: TimelineRange) => useQuery(tasteTimelineQuery(range));

@@ -5,9 +5,9 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/ta
 import { useAuth } from '../../hooks/use-auth';
 import { paths } from '../../lib/paths';
 import { track } from '../../lib/track';
-import { ExportPanel } from '../export/export-panel';
-import { FriendMergePanel } from '../friend-merge/friend-merge-panel';
-import { GeoLockPanel } from '../geo-lock/geo-lock-panel';
+import { ExportPanel } from '../export';
+import { FriendMergePanel } from '../friend-merge';
+import { GeoLockPanel } from '../geo-lock';
 import { TasteGraphCard } from './taste-graph-card';
 import { TasteTimelineCard } from './taste-timeline-card';
 

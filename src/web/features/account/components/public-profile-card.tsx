@@ -5,7 +5,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { Label } from '../../../components/ui/label';
 import { Switch } from '../../../components/ui/switch';
 import { toast } from '../../../hooks/use-toast';
-import { apiJson, serverMessage } from '../../../lib/api-client';
+import { request, serverMessage } from '../../../lib/api-client';
 import { ACCOUNT_KEY } from '../account-api';
 
 export function PublicProfileCard({ profile }: { profile: AccountProfile }) {
@@ -13,7 +13,7 @@ export function PublicProfileCard({ profile }: { profile: AccountProfile }) {
   const queryClient = useQueryClient();
   const update = useMutation({
     mutationFn: async (publicProfile: boolean) =>
-      accountProfileSchema.parse(await apiJson<unknown>('PATCH', '/api/account', { publicProfile })),
+      request(accountProfileSchema, 'PATCH', '/api/account', { publicProfile }),
     onSuccess: (next) => {
       queryClient.setQueryData(ACCOUNT_KEY, next);
       toast({ title: next.publicProfile ? 'Your profile is public' : 'Your profile is private' });

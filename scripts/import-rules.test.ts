@@ -1,0 +1,105 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { applyAllowList, findViolations } from './import-rules';
+
+let root: string | undefined;
+
+/** A throwaway source tree: path -> file text. */
+function tree(files: Record<string, string>): string {
+  root = mkdtempSync(join(tmpdir(), 'import-rules-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+afterEach(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+const rulesOf = (dir: string) =>
+  findViolations(dir)
+    .map((v) => `${v.rule} ${v.file}:${v.line}`)
+    .sort();
+
+describe('import rules', () => {
+  it('fails a route that imports db/schema and a sandbox file that imports the server', () => {
+    const dir = tree({
+      'src/server/db/schema.ts': 'export const users = {};\n',
+      'src/server/providers/apple/client.ts': 'export const client = 1;\n',
+      'src/server/routes/user-routes.ts':
+        "import { x } from 'hono';\nimport { users } from '../db/schema';\n",
+      'src/sandbox/keys.ts': "import { client } from '../server/providers/apple/client';\n",
+    });
+    expect(rulesOf(dir)).toEqual([
+      'route-imports-schema src/server/routes/user-routes.ts:2',
+      'sandbox-imports-server src/sandbox/keys.ts:1',
+    ]);
+  });
+
+  it('passes a route that goes through a service, and a sandbox that keeps to itself', () => {
+    const dir = tree({
+      'src/server/db/schema.ts': 'export const users = {};\n',
+      'src/server/users/user-store.ts':
+        "import { users } from '../db/schema';\nexport const find = () => users;\n",
+      'src/server/routes/user-routes.ts': "import { find } from '../users/user-store';\n",
+      'src/sandbox/keys.ts': "import { z } from 'zod';\nimport { helper } from './helper';\n",
+      'src/sandbox/helper.ts': 'export const helper = 1;\n',
+    });
+    expect(rulesOf(dir)).toEqual([]);
+  });
+
+  it('lets a feature import another only through its index.ts', () => {
+    const dir = tree({
+      'src/web/features/export/index.ts': "export { ExportPanel } from './export-panel';\n",
+      'src/web/features/export/export-panel.tsx': 'export function ExportPanel() {}\n',
+      'src/web/features/charts/view.tsx': [
+        "import { ExportPanel } from '../export';",
+        "import { ExportPanel as Deep } from '../export/export-panel';",
+        '',
+      ].join('\n'),
+    });
+    expect(rulesOf(dir)).toEqual(['feature-deep-import src/web/features/charts/view.tsx:2']);
+  });
+
+  it('finds process.env outside config modules and tests', () => {
+    const dir = tree({
+      'src/server/config.ts': 'export const port = process.env.PORT;\n',
+      'src/server/config.test.ts': 'process.env.PORT = "1";\n',
+      'src/server/mail/send.ts': '\nconst from = process.env.MAIL_FROM;\n',
+    });
+    expect(rulesOf(dir)).toEqual(['process-env src/server/mail/send.ts:2']);
+  });
+
+  it('finds an import cycle, type-only imports included, across multi-line imports', () => {
+    const dir = tree({
+      'src/sandbox/apple/library.ts':
+        "import {\n  genreNames,\n} from './wire';\nexport type Library = {};\n",
+      'src/sandbox/apple/wire.ts':
+        "import type { Library } from './library';\nexport const genreNames = 1;\n",
+      'src/sandbox/apple/leaf.ts': "import { genreNames } from './wire';\n",
+    });
+    const cycles = findViolations(dir).filter((v) => v.rule === 'import-cycle');
+    expect(cycles.map((v) => v.message)).toEqual([
+      'import cycle: src/sandbox/apple/library.ts -> src/sandbox/apple/wire.ts -> src/sandbox/apple/library.ts',
+    ]);
+  });
+
+  it('an allow-list entry silences its violation and a stale entry is reported', () => {
+    const dir = tree({
+      'src/server/db/schema.ts': 'export const users = {};\n',
+      'src/server/routes/auth-routes.ts': "import { users } from '../db/schema';\n",
+    });
+    const result = applyAllowList(findViolations(dir), [
+      { rule: 'route-imports-schema', file: 'src/server/routes/auth-routes.ts', todo: 'TODO(issue 10)' },
+      { rule: 'import-cycle', file: 'src/gone.ts', todo: 'TODO(nobody)' },
+    ]);
+    expect(result.failing).toEqual([]);
+    expect(result.allowed.map((v) => v.file)).toEqual(['src/server/routes/auth-routes.ts']);
+    expect(result.stale.map((entry) => entry.file)).toEqual(['src/gone.ts']);
+  });
+});

@@ -1,0 +1,2 @@
+// The public face of the connections feature: other features import from here only.
+export { type ConnectionStart, endConnection, startConnection } from './service-connection';

@@ -1,0 +1,2 @@
+// The public face of the geo-lock feature: other features import from here only.
+export { GeoLockPanel } from './geo-lock-panel';
