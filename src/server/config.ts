@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseSandboxFaults } from '../sandbox/faults';
 
 /**
  * Every setting Crossfade reads, parsed once at start-up. A bad value stops the process with one line
@@ -64,6 +65,18 @@ export const settingsSchema = z.object({
   SANDBOX_RATE_WINDOW_SECONDS: z.coerce.number().positive().max(3600).default(30),
   /** Milliseconds added to every emulator answer, to feel (or test) a slow network. */
   SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
+  /** Faults on demand for the emulators (write lag, 5xx, timeouts); see README and sandbox/faults.ts. */
+  SANDBOX_FAULTS: z
+    .string()
+    .optional()
+    .transform((text, context) => {
+      try {
+        return parseSandboxFaults(text);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
 
   ANTHROPIC_API_KEY: optionalText,
   ANTHROPIC_BASE_URL: optionalText.pipe(z.url().optional()),

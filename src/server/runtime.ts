@@ -52,6 +52,7 @@ export async function createRuntime(
             : null,
         spotifyMode: config.SPOTIFY_MODE,
         latencyMs: config.SANDBOX_LATENCY_MS,
+        faults: config.SANDBOX_FAULTS,
         appleDeveloperKeys: [
           {
             teamId: sandboxAppleKey.teamId,
