@@ -113,6 +113,11 @@ export interface MusicProvider {
   readonly isrcBatchSize: number;
   /** True when playlists can only be created and appended to (Apple). */
   readonly appendOnly: boolean;
+  /**
+   * How long a write may take to show in reads (Apple shows library writes after a delay); a transfer
+   * that resumes reads its destination until two reads this far apart agree. Absent = at once.
+   */
+  readonly writeSettleMs?: number;
 
   getCurrentUser(): Promise<ProviderUser>;
   listPlaylists(): Promise<PlaylistSummary[]>;

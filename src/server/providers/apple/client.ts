@@ -58,9 +58,17 @@ export interface AppleMusicProviderOptions {
   /** The person's storefront when known; otherwise read from `/me/storefront` (or `us` without a MUT). */
   storefront?: string;
   onRateLimit?: RateLimitListener;
+  /** How long library writes may take to show in reads (default APPLE_WRITE_SETTLE_MS). */
+  writeSettleMs?: number;
   /** Test and tuning knobs of the shared HTTP layer (fast `sleep`, `backoffBaseMs`, `fetchImpl`, …). */
   http?: Partial<Omit<HttpClientOptions, 'service' | 'baseUrl' | 'describeError' | 'onRateLimit'>>;
 }
+
+/**
+ * Apple documents that library additions "may appear after a delay" without saying how long; seconds are
+ * what people observe. Twice the sandbox's test lag (SANDBOX_FAULTS=apple-write-lag-ms=3000).
+ */
+export const APPLE_WRITE_SETTLE_MS = 6_000;
 
 /**
  * Apple Music API client. Library reads resolve every library song (`i.…`) to its catalog Song through
@@ -73,10 +81,12 @@ export class AppleMusicProvider implements MusicProvider {
   readonly addBatchSize = PAGE_SIZE;
   readonly isrcBatchSize = ISRC_BATCH;
   readonly appendOnly = APPLE_PLAYLISTS_APPEND_ONLY;
+  readonly writeSettleMs: number;
   readonly http: HttpClient;
   private storefrontId: Promise<string> | undefined;
 
   constructor(private readonly options: AppleMusicProviderOptions) {
+    this.writeSettleMs = options.writeSettleMs ?? APPLE_WRITE_SETTLE_MS;
     this.http = new HttpClient({
       ...options.http,
       service: 'apple',
