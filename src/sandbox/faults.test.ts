@@ -25,7 +25,7 @@ describe('parseSandboxFaults', () => {
     expect(parseSandboxFaults('')).toEqual(NO_FAULTS);
     expect(
       parseSandboxFaults('apple-write-lag-ms=3000, error-after-write=0.1,error-rate=0.05,timeout-rate=0'),
-    ).toEqual({ appleWriteLagMs: 3000, errorAfterWrite: 0.1, errorRate: 0.05, timeoutRate: 0 });
+    ).toEqual({ ...NO_FAULTS, appleWriteLagMs: 3000, errorAfterWrite: 0.1, errorRate: 0.05 });
   });
 
   it('names the bad item', () => {

@@ -14,6 +14,8 @@ export interface SandboxFaults {
   errorAfterWrite: number;
   /** Share of API calls that get no answer for 30 s (then a 503; nothing done). */
   timeoutRate: number;
+  /** 1: the Spotify app owner has no Premium, so development mode answers every call 403. */
+  spotifyOwnerWithoutPremium: number;
 }
 
 export const NO_FAULTS: SandboxFaults = {
@@ -21,6 +23,7 @@ export const NO_FAULTS: SandboxFaults = {
   errorRate: 0,
   errorAfterWrite: 0,
   timeoutRate: 0,
+  spotifyOwnerWithoutPremium: 0,
 };
 
 const KEYS = {
@@ -28,6 +31,7 @@ const KEYS = {
   'error-rate': 'errorRate',
   'error-after-write': 'errorAfterWrite',
   'timeout-rate': 'timeoutRate',
+  'spotify-owner-without-premium': 'spotifyOwnerWithoutPremium',
 } as const satisfies Record<string, keyof SandboxFaults>;
 
 /** Parses `apple-write-lag-ms=3000,error-rate=0.05`; throws an Error naming the bad item. */

@@ -48,6 +48,7 @@ export function createSandboxParts(options: SandboxOptions): { app: Hono; appleR
     stateFile: stateDir ? join(stateDir, 'spotify.json') : undefined,
     mode: options.spotifyMode ?? 'development',
     rateLimit: options.rateLimit ?? null,
+    ownerHasPremium: faults.spotifyOwnerWithoutPremium === 0,
   });
   const apple = createAppleEmulator({
     catalog: options.catalog,

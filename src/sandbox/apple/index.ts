@@ -4,6 +4,7 @@ import type { JWK } from 'jose';
 import { z } from 'zod';
 import type { Catalog } from '../catalog/types';
 import { StateFile } from '../state-file';
+import { acceptTrailingSlashes } from '../trailing-slash';
 import { authorizeErrorPage, authorizePage } from './authorize-page';
 import { AppleCatalogIndex } from './catalog-index';
 import { createDeveloperTokenVerifier, type VerifiedDeveloperToken } from './developer-token-check';
@@ -445,6 +446,7 @@ export function createAppleEmulator(options: AppleEmulatorOptions) {
     });
   });
 
+  acceptTrailingSlashes(app);
   app.all('/v1/*', (c) => fail(c, notFound(`No resource at ${new URL(c.req.url).pathname}`)));
 
   return { app, issueMusicUserToken };
