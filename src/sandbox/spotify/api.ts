@@ -352,7 +352,7 @@ export function createApiApp(world: SpotifyWorld, options: ApiAppOptions = {}): 
     }
     const text = (await c.req.text()).trim();
     const bytes = /^[A-Za-z0-9+/]+={0,2}$/.test(text) ? Buffer.from(text, 'base64') : undefined;
-    if (!bytes || bytes[0] !== 0xff || bytes[1] !== 0xd8) {
+    if (bytes?.[0] !== 0xff || bytes[1] !== 0xd8) {
       return apiError(c, 400, 'Image must be a base64-encoded JPEG');
     }
     if (bytes.length > MAX_COVER_BYTES) return apiError(c, 413, 'Image too large (at most 256 KB)');

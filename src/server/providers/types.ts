@@ -33,7 +33,14 @@ export interface NormalizedTrack {
 }
 
 /** Why a playlist entry could not become a `NormalizedTrack`: reported to the person, never dropped silently. */
-export type SkipReason = 'unavailable' | 'local_file' | 'episode' | 'video' | 'not_in_catalog';
+export type SkipReason =
+  | 'unavailable'
+  | 'local_file'
+  | 'episode'
+  | 'video'
+  | 'not_in_catalog'
+  /** The service sent the entry in a shape we could not read (an unknown kind, a broken field). */
+  | 'unreadable';
 
 export type PlaylistEntry =
   | { position: number; kind: 'track'; track: NormalizedTrack }

@@ -11,6 +11,7 @@ import type {
   ProviderUser,
   RateLimitListener,
   SharedPlaylistRef,
+  SkipReason,
   TrackQuery,
 } from '../types';
 import type { DeveloperTokenSource } from './developer-token';
@@ -290,15 +291,27 @@ export class AppleMusicProvider implements MusicProvider {
     };
   }
 
+  /**
+   * One small call when Apple sends `meta.total`; when it does not (it is not guaranteed), the pages are
+   * counted, since the length of a one-item page says nothing about the playlist.
+   */
   private async countTracks(playlistId: string): Promise<number> {
-    const page = await this.orEmpty(
+    const first = await this.orEmpty(
       this.library(libraryTracksPageSchema, {
         url: `me/library/playlists/${encodeURIComponent(playlistId)}/tracks`,
         query: { limit: 1 },
       }),
       { data: [] },
     );
-    return page.meta?.total ?? page.data.length;
+    if (first.meta?.total !== undefined) return first.meta.total;
+    let count = first.data.length;
+    let url = first.next;
+    while (url) {
+      const page = await this.library(libraryTracksPageSchema, { url, query: { limit: PAGE_SIZE } });
+      count += page.data.length;
+      url = page.data.length === 0 ? undefined : page.next;
+    }
+    return count;
   }
 
   private region(region: string | undefined): Promise<string> {
@@ -370,7 +383,7 @@ function libraryEntry(item: LibraryItem, position: number): PlaylistEntry {
     return {
       position,
       kind: 'skipped',
-      reason: item.type.includes('video') ? 'video' : 'not_in_catalog',
+      reason: itemReason(item.type),
       ...known(item),
     };
   }
@@ -394,9 +407,14 @@ function catalogEntry(
   return {
     position,
     kind: 'skipped',
-    reason: item.type.includes('video') ? 'video' : 'not_in_catalog',
+    reason: itemReason(item.type),
     ...known(item),
   };
+}
+
+/** Why an item that is not a usable song was skipped: a video, or something we could not read. */
+function itemReason(type: string): SkipReason {
+  return type.includes('video') ? 'video' : 'unreadable';
 }
 
 function known(item: {
