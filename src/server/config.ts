@@ -56,6 +56,8 @@ export const settingsSchema = z.object({
   /** The MusicKit .p8 key (PEM); literal "\n" sequences are accepted for one-line env files. */
   APPLE_PRIVATE_KEY: optionalText,
   APPLE_API_URL: z.url().default('https://api.music.apple.com/v1'),
+  /** Where the page loads MusicKit on the Web from (Apple forbids re-hosting it; tests serve a stand-in). */
+  MUSICKIT_SCRIPT_URL: z.url().default('https://js-cdn.music.apple.com/musickit/v3/musickit.js'),
 
   /** Catalog file for the sandbox emulators (CSV or JSON Lines); the built-in generator otherwise. */
   SANDBOX_CATALOG: optionalText,

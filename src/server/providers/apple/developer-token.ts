@@ -12,6 +12,8 @@ export interface DeveloperTokenSignerOptions {
   privateKeyPem: string;
   /** Default 30 days; capped at Apple's 15,777,000 s. */
   lifetimeSeconds?: number;
+  /** The web origins allowed to use the token (Apple's `origin` claim): MusicKit runs on PUBLIC_URL's. */
+  origins?: string[];
   now?: () => number;
 }
 
@@ -37,7 +39,7 @@ export function createDeveloperTokenSigner(options: DeveloperTokenSignerOptions)
 
   async function sign(): Promise<string> {
     const issuedAt = Math.floor(now() / 1000);
-    const token = await new SignJWT({})
+    const token = await new SignJWT(options.origins?.length ? { origin: options.origins } : {})
       .setProtectedHeader({ alg: 'ES256', kid: options.keyId })
       .setIssuer(options.teamId)
       .setIssuedAt(issuedAt)

@@ -29,7 +29,9 @@ export async function startConnection(service: ServiceId, returnTo: string): Pro
     await leaveFor(answer.authUrl);
     return 'redirected';
   }
-  await apiRequest('POST', '/api/auth/apple/init', { token: await authorizeWithMusicKit(answer.token) });
+  await apiRequest('POST', '/api/auth/apple/init', {
+    token: await authorizeWithMusicKit(answer.token, answer.musicKitScriptUrl ?? MUSICKIT_URL),
+  });
   track('service_connected', { service: 'apple', success: true });
   return 'connected';
 }
@@ -57,7 +59,7 @@ function musicKit(): MusicKitGlobal | undefined {
     : undefined;
 }
 
-function loadMusicKit(): Promise<MusicKitGlobal> {
+function loadMusicKit(scriptUrl: string): Promise<MusicKitGlobal> {
   const ready = musicKit();
   if (ready) return Promise.resolve(ready);
   return new Promise((resolve, reject) => {
@@ -71,7 +73,7 @@ function loadMusicKit(): Promise<MusicKitGlobal> {
       { once: true },
     );
     const script = document.createElement('script');
-    script.src = MUSICKIT_URL;
+    script.src = scriptUrl;
     script.async = true;
     script.onerror = () => reject(new Error('MusicKit did not load'));
     document.head.append(script);
@@ -79,8 +81,8 @@ function loadMusicKit(): Promise<MusicKitGlobal> {
 }
 
 /** MusicKit on the Web asks the person to sign in to Apple and hands back the Music User Token. */
-async function authorizeWithMusicKit(developerToken: string): Promise<string> {
-  const kit = await loadMusicKit();
+async function authorizeWithMusicKit(developerToken: string, scriptUrl: string): Promise<string> {
+  const kit = await loadMusicKit(scriptUrl);
   await kit.configure({ developerToken, app: { name: 'Crossfade', build: '1' } });
   return kit.getInstance().authorize();
 }
