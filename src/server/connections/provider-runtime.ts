@@ -163,7 +163,7 @@ export class ProviderRuntime {
   }
 
   /** Spec: `{useRedirect, authUrl, token}`. Sandbox: the emulator's consent page; real: a token for MusicKit. */
-  async startAppleConnect(userId: string, returnTo: string) {
+  async startAppleConnect(userId: string, returnTo: string, options: { prepareOnly?: boolean } = {}) {
     const developerToken = await this.requireAppleDeveloperToken();
     if (!this.config.sandbox.apple) {
       return {
@@ -173,6 +173,7 @@ export class ProviderRuntime {
         musicKitScriptUrl: this.config.MUSICKIT_SCRIPT_URL,
       };
     }
+    if (options.prepareOnly) return { useRedirect: true, authUrl: '', token: '' };
     const state = randomBytes(24).toString('base64url');
     await this.rememberOAuthRequest(userId, 'apple', state, returnTo);
     const url = new URL(this.endpoints.appleAuthorizePublic);

@@ -22,6 +22,15 @@ export async function startConnection(service: ServiceId, returnTo: string): Pro
     await leaveFor(authUrl);
     return 'redirected';
   }
+  // Real Apple Music: MusicKit was made ready when the page opened, so the click goes straight to
+  // authorize() and its popup (Safari and iOS block popups that do not come straight from a click).
+  const ready = preparedApple ? await preparedApple.catch(() => undefined) : undefined;
+  if (ready) {
+    const token = await ready.getInstance().authorize();
+    await apiRequest('POST', '/api/auth/apple/init', { token });
+    track('service_connected', { service: 'apple', success: true });
+    return 'connected';
+  }
   const answer = appleConnectResponseSchema.parse(
     await apiJson<unknown>('GET', `/api/auth/apple/connect${query}`),
   );
@@ -34,6 +43,30 @@ export async function startConnection(service: ServiceId, returnTo: string): Pro
   });
   track('service_connected', { service: 'apple', success: true });
   return 'connected';
+}
+
+let preparedApple: Promise<MusicKitGlobal | undefined> | undefined;
+
+/**
+ * Called when a page shows Apple Music's Connect button: with real Apple Music it fetches the developer
+ * token, loads MusicKit (from MUSICKIT_SCRIPT_URL) and configures it now, so the click only has to call
+ * authorize(). In sandbox mode it does nothing beyond asking which mode is on.
+ */
+export function prepareAppleConnection(): void {
+  if (preparedApple) return;
+  preparedApple = (async () => {
+    const answer = appleConnectResponseSchema.parse(
+      await apiJson<unknown>('GET', '/api/auth/apple/connect?prepare=1'),
+    );
+    if (answer.useRedirect) return undefined;
+    const kit = await loadMusicKit(answer.musicKitScriptUrl ?? MUSICKIT_URL);
+    await kit.configure({ developerToken: answer.token, app: { name: 'Crossfade', build: '1' } });
+    return kit;
+  })();
+  // A failed preparation is tried again by the next page, and the click falls back to the slow path.
+  preparedApple.catch(() => {
+    preparedApple = undefined;
+  });
 }
 
 export async function endConnection(service: ServiceId): Promise<void> {
