@@ -1,8 +1,14 @@
 import type { Catalog, CatalogTrack, DemoPlaylist } from '../catalog/types';
 import type { StateFile } from '../state-file';
-import { appleAlbumName, appleArtistName, appleSongName, hash32, stableLibraryId } from './apple-style';
+import {
+  appleAlbumName,
+  appleArtistName,
+  appleSongName,
+  genreNames,
+  hash32,
+  stableLibraryId,
+} from './apple-style';
 import type { AppleCatalogIndex, AppleSongRecord } from './catalog-index';
-import { genreNames } from './wire';
 
 /** What the emulator writes to its state file: everything a person or the app changed. */
 export interface AppleEmulatorState {

@@ -1,4 +1,4 @@
-import { appleGenreName, slugify } from './apple-style';
+import { genreNames, slugify } from './apple-style';
 import type { AppleSongRecord } from './catalog-index';
 import type { LibraryPlaylist, LibrarySong } from './library';
 
@@ -21,11 +21,6 @@ export function artwork(seed: string) {
 function contentRating(explicit: boolean, clean: boolean) {
   if (explicit) return { contentRating: 'explicit' };
   return clean ? { contentRating: 'clean' } : {};
-}
-
-export function genreNames(genres: string[]): string[] {
-  const named = genres.map(appleGenreName);
-  return named.includes('Music') ? named : [...named, 'Music'];
 }
 
 export function renderSong(record: AppleSongRecord, storefront: string) {
