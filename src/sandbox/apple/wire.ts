@@ -60,7 +60,8 @@ export function renderLibrarySong(song: LibrarySong, storefront: string, include
     artistName: song.artistName,
     ...(song.albumName ? { albumName: song.albumName } : {}),
     durationInMillis: song.durationMs,
-    artwork: artwork(matched?.albumId ?? song.id),
+    // Uploads have artwork Apple did not size: width and height come as null.
+    artwork: matched ? artwork(matched.albumId) : { ...artwork(song.id), width: null, height: null },
     ...contentRating(song.explicit, matched?.track.version === 'clean'),
     genreNames: song.genreNames,
     hasLyrics: matched !== undefined,
