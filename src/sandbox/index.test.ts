@@ -49,6 +49,13 @@ describe('createSandbox', () => {
     const body = (await song.json()) as { data: { id: string; attributes: { isrc?: string } }[] };
     expect(body.data[0]?.id).toBe(track?.apple?.id);
     expect(body.data[0]?.attributes.isrc).toBe(track?.isrc);
+
+    // Trailing slashes are accepted, as by both services, also when mounted under a prefix.
+    const slashed = await app.request(`${path}/`, { headers: { authorization: `Bearer ${token}` } });
+    expect(slashed.status).toBe(200);
+    expect(await (await app.request('/sandbox/spotify/api/v1/me/')).json()).toMatchObject({
+      error: { status: 401 },
+    });
   });
 
   it('keeps emulator state in <dataDir>/sandbox', async () => {

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import type { JWK } from 'jose';
 import { createAppleEmulator } from './apple/index';
 import type { Catalog } from './catalog/types';
+import { faultInjection, NO_FAULTS, type SandboxFaults } from './faults';
 import { createSpotifyEmulator } from './spotify/index';
 
 export interface SandboxOptions {
@@ -13,6 +14,8 @@ export interface SandboxOptions {
   /** Added to every emulator answer, like a real network round trip (used to slow transfers in tests). */
   latencyMs?: number;
   spotifyMode?: 'development' | 'extended';
+  /** `SANDBOX_FAULTS`: write lag and failures on demand; none by default. */
+  faults?: SandboxFaults;
   appleDeveloperKeys: { teamId: string; keyId: string; publicKey: JWK }[];
 }
 
@@ -29,18 +32,30 @@ export const SANDBOX_PATHS = {
  * sandbox mode) serves wire-compatible Spotify and Apple Music on the same catalog.
  */
 export function createSandbox(options: SandboxOptions): Hono {
+  return createSandboxParts(options).app;
+}
+
+/**
+ * The sandbox app and, on its own, the Apple Music API emulator it mounts (same state), so that
+ * `npm run sandbox` can also serve Apple at the root of a port of its own, where Apple's root-relative
+ * `next` links resolve without a mount prefix.
+ */
+export function createSandboxParts(options: SandboxOptions): { app: Hono; appleRoot: Hono } {
+  const faults = options.faults ?? NO_FAULTS;
   const stateDir = options.dataDir ? join(options.dataDir, 'sandbox') : undefined;
   const spotify = createSpotifyEmulator({
     catalog: options.catalog,
     stateFile: stateDir ? join(stateDir, 'spotify.json') : undefined,
     mode: options.spotifyMode ?? 'development',
     rateLimit: options.rateLimit ?? null,
+    ownerHasPremium: faults.spotifyOwnerWithoutPremium === 0,
   });
   const apple = createAppleEmulator({
     catalog: options.catalog,
     stateFile: stateDir ? join(stateDir, 'apple.json') : undefined,
     developerKeys: options.appleDeveloperKeys,
     rateLimit: options.rateLimit ?? null,
+    writeLagMs: faults.appleWriteLagMs,
   });
 
   const app = new Hono();
@@ -51,12 +66,24 @@ export function createSandbox(options: SandboxOptions): Hono {
       await next();
     });
   }
+  app.use(`${SANDBOX_PATHS.spotifyApi}/v1/*`, faultInjection('spotify', faults));
+  app.use(`${SANDBOX_PATHS.apple}/v1/*`, faultInjection('apple', faults));
   app.route(SANDBOX_PATHS.spotifyAccounts, spotify.accounts);
   app.route(SANDBOX_PATHS.spotifyApi, spotify.api);
   app.route(SANDBOX_PATHS.apple, apple.app);
   app.get(SANDBOX_PATHS.index, (c) => c.html(indexPage(options)));
   app.get(`${SANDBOX_PATHS.index}/`, (c) => c.redirect(SANDBOX_PATHS.index, 301));
-  return app;
+
+  const appleRoot = new Hono();
+  if (latencyMs > 0) {
+    appleRoot.use('*', async (_c, next) => {
+      await new Promise((resolve) => setTimeout(resolve, latencyMs));
+      await next();
+    });
+  }
+  appleRoot.use('/v1/*', faultInjection('apple', faults));
+  appleRoot.route('/', apple.app);
+  return { app, appleRoot };
 }
 
 function indexPage(options: SandboxOptions): string {

@@ -53,6 +53,41 @@ describe('npm run sandbox', () => {
     expect(second.output()).toContain(`team ${key.teamId}, key ${key.keyId}`);
   });
 
+  it('honours every SANDBOX_* setting, and serves Apple at the root of its own port on request', {
+    timeout: 180_000,
+  }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'crossfade-sandbox-main-'));
+    const started = await startSandbox({
+      DATA_DIR: dataDir,
+      SANDBOX_RATE_LIMIT: '7',
+      SANDBOX_RATE_WINDOW_SECONDS: '5',
+      SANDBOX_FAULTS: 'error-rate=1',
+      SANDBOX_APPLE_ROOT: '1',
+      SANDBOX_APPLE_PORT: '0',
+    });
+    expect(await (await fetch(started.indexUrl)).text()).toContain('7 calls per 5 s');
+    const me = await fetch(started.indexUrl.replace('/sandbox', '/sandbox/spotify/api/v1/me'));
+    expect([500, 502, 503]).toContain(me.status);
+    expect(await me.json()).toMatchObject({ error: { status: me.status } });
+
+    let appleRoot: string | undefined;
+    for (let tries = 0; !appleRoot && tries < 100; tries++) {
+      appleRoot = /Apple at root\s+(http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(started.output())?.[1];
+      if (!appleRoot) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const storefront = await fetch(`${appleRoot}/v1/storefronts/us`);
+    expect([500, 502, 503]).toContain(storefront.status);
+    expect(await storefront.json()).toMatchObject({ errors: [{ status: String(storefront.status) }] });
+  });
+
+  it('refuses a bad SANDBOX_FAULTS with the item at fault', { timeout: 120_000 }, async () => {
+    const failure = await startSandbox({ SANDBOX_FAULTS: 'error-rate=5' }).then(
+      () => '',
+      (error: Error) => error.message,
+    );
+    expect(failure).toContain('SANDBOX_FAULTS: "error-rate=5": a rate is between 0 and 1');
+  });
+
   it('refuses a broken catalog file with the line at fault', { timeout: 120_000 }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'crossfade-sandbox-main-'));
     const catalog = join(dataDir, 'broken.jsonl');

@@ -2,7 +2,8 @@ import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { z } from 'zod';
 import { CatalogFileError, loadCatalog } from './catalog/load-file';
-import { createSandbox, SANDBOX_PATHS } from './index';
+import { parseSandboxFaults } from './faults';
+import { createSandboxParts, SANDBOX_PATHS } from './index';
 import { loadOrCreateSandboxAppleKey } from './sandbox-keys';
 
 /** `npm run sandbox`: both emulators as a standalone server, for working on clients or the CLI against them. */
@@ -18,6 +19,20 @@ const environment = z.object({
   SANDBOX_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
   SANDBOX_RATE_WINDOW_SECONDS: z.coerce.number().positive().max(3600).default(30),
   SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
+  SANDBOX_FAULTS: z
+    .string()
+    .optional()
+    .transform((text, context) => {
+      try {
+        return parseSandboxFaults(text);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  /** `1`: also serve the Apple Music API at the root of SANDBOX_APPLE_PORT (root-relative `next` links work). */
+  SANDBOX_APPLE_ROOT: z.enum(['0', '1', '']).default('0'),
+  SANDBOX_APPLE_PORT: z.coerce.number().int().min(0).max(65_535).default(3002),
   SPOTIFY_MODE: z.enum(['development', 'extended']).default('development'),
   DATA_DIR: z.string().default('./data'),
 });
@@ -32,13 +47,14 @@ async function main(): Promise<void> {
   const dataDir = resolve(settings.DATA_DIR);
   const catalog = loadCatalog({ path: settings.SANDBOX_CATALOG });
   const key = await loadOrCreateSandboxAppleKey(dataDir);
-  const app = createSandbox({
+  const { app, appleRoot } = createSandboxParts({
     catalog,
     dataDir,
     rateLimit:
       settings.SANDBOX_RATE_LIMIT > 0
         ? { budget: settings.SANDBOX_RATE_LIMIT, windowMs: settings.SANDBOX_RATE_WINDOW_SECONDS * 1000 }
         : null,
+    faults: settings.SANDBOX_FAULTS,
     spotifyMode: settings.SPOTIFY_MODE,
     latencyMs: settings.SANDBOX_LATENCY_MS,
     appleDeveloperKeys: [{ teamId: key.teamId, keyId: key.keyId, publicKey: key.publicKeyJwk }],
@@ -61,7 +77,17 @@ async function main(): Promise<void> {
       for (const [label, value] of lines) console.log(`  ${label.padEnd(17)} ${value}`);
     },
   );
-  const stop = () => server.close(() => process.exit(0));
+  const appleServer =
+    settings.SANDBOX_APPLE_ROOT === '1' || process.argv.includes('--apple-root')
+      ? serve(
+          { fetch: appleRoot.fetch, hostname: settings.SANDBOX_HOST, port: settings.SANDBOX_APPLE_PORT },
+          (info) => console.log(`  ${'Apple at root'.padEnd(17)} http://${settings.SANDBOX_HOST}:${info.port}/v1`),
+        )
+      : undefined;
+  const stop = () => {
+    appleServer?.close();
+    server.close(() => process.exit(0));
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

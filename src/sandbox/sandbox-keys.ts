@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { generateSandboxAppleKeys, type SandboxAppleKeys } from '../server/providers/apple/developer-token';
+import { generateSandboxAppleKeys, type SandboxAppleKeys } from './apple/generate-keys';
 
 const keySchema = z.object({
   teamId: z.string().min(1),

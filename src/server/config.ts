@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseSandboxFaults } from '../sandbox/faults';
 
 /**
  * Every setting Crossfade reads, parsed once at start-up. A bad value stops the process with one line
@@ -55,6 +56,8 @@ export const settingsSchema = z.object({
   /** The MusicKit .p8 key (PEM); literal "\n" sequences are accepted for one-line env files. */
   APPLE_PRIVATE_KEY: optionalText,
   APPLE_API_URL: z.url().default('https://api.music.apple.com/v1'),
+  /** Where the page loads MusicKit on the Web from (Apple forbids re-hosting it; tests serve a stand-in). */
+  MUSICKIT_SCRIPT_URL: z.url().default('https://js-cdn.music.apple.com/musickit/v3/musickit.js'),
 
   /** Catalog file for the sandbox emulators (CSV or JSON Lines); the built-in generator otherwise. */
   SANDBOX_CATALOG: optionalText,
@@ -69,6 +72,18 @@ export const settingsSchema = z.object({
    * process then mounts none and calls them there. Use the same DATA_DIR (its sandbox key) as the sandbox.
    */
   SANDBOX_URL: optionalText.pipe(z.url().optional()),
+  /** Faults on demand for the emulators (write lag, 5xx, timeouts); see README and sandbox/faults.ts. */
+  SANDBOX_FAULTS: z
+    .string()
+    .optional()
+    .transform((text, context) => {
+      try {
+        return parseSandboxFaults(text);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
 
   ANTHROPIC_API_KEY: optionalText,
   ANTHROPIC_BASE_URL: optionalText.pipe(z.url().optional()),

@@ -70,6 +70,7 @@ export async function createRuntime(
             : null,
         spotifyMode: config.SPOTIFY_MODE,
         latencyMs: config.SANDBOX_LATENCY_MS,
+        faults: config.SANDBOX_FAULTS,
         appleDeveloperKeys: [{ teamId: key.teamId, keyId: key.keyId, publicKey: key.publicKeyJwk }],
       });
       logger.debug({ tracks: catalog.tracks.length }, 'sandbox emulators ready');

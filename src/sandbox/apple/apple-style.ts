@@ -98,3 +98,9 @@ export function appleGenreName(genre: string): string {
     (_, before: string, letter: string) => `${before}${letter.toUpperCase()}`,
   );
 }
+
+/** Apple's genre names for a track, always ending with the catch-all "Music" as Apple's do. */
+export function genreNames(genres: string[]): string[] {
+  const named = genres.map(appleGenreName);
+  return named.includes('Music') ? named : [...named, 'Music'];
+}

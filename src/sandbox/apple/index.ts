@@ -4,6 +4,7 @@ import type { JWK } from 'jose';
 import { z } from 'zod';
 import type { Catalog } from '../catalog/types';
 import { StateFile } from '../state-file';
+import { acceptTrailingSlashes } from '../trailing-slash';
 import { authorizeErrorPage, authorizePage } from './authorize-page';
 import { AppleCatalogIndex } from './catalog-index';
 import { createDeveloperTokenVerifier, type VerifiedDeveloperToken } from './developer-token-check';
@@ -35,6 +36,8 @@ export interface AppleEmulatorOptions {
   now?: () => number;
   /** The demo user's storefront (default `us`). */
   storefront?: string;
+  /** Library writes become visible to reads this many ms later, as on Apple (default 0). */
+  writeLagMs?: number;
 }
 
 type AppleEnv = { Variables: { developer: VerifiedDeveloperToken } };
@@ -67,7 +70,7 @@ export function createAppleEmulator(options: AppleEmulatorOptions) {
   const userStorefront = (options.storefront ?? 'us').toLowerCase();
   const index = new AppleCatalogIndex(options.catalog);
   const state = new StateFile<AppleEmulatorState>(options.stateFile, initialAppleState);
-  const library = new AppleLibrary(options.catalog, index, state, now);
+  const library = new AppleLibrary(options.catalog, index, state, now, options.writeLagMs ?? 0);
   const verify = createDeveloperTokenVerifier(options.developerKeys, now);
   const allow = createRateLimiter(options.rateLimit, now);
   const storefronts = liveStorefronts(index.storefronts);
@@ -258,7 +261,7 @@ export function createAppleEmulator(options: AppleEmulatorOptions) {
   });
 
   app.post('/v1/me/library/playlists/:id/tracks', async (c) => {
-    const playlist = library.playlist(c.req.param('id'));
+    const playlist = library.writablePlaylist(c.req.param('id'));
     if (!playlist) return fail(c, notFound(`No library playlist with id ${c.req.param('id')}`));
     const parsed = appendBody.safeParse(await readJson(c));
     if (!parsed.success || parsed.data.data.length === 0) {
@@ -443,6 +446,7 @@ export function createAppleEmulator(options: AppleEmulatorOptions) {
     });
   });
 
+  acceptTrailingSlashes(app);
   app.all('/v1/*', (c) => fail(c, notFound(`No resource at ${new URL(c.req.url).pathname}`)));
 
   return { app, issueMusicUserToken };

@@ -1,8 +1,14 @@
 import type { Catalog, CatalogTrack, DemoPlaylist } from '../catalog/types';
 import type { StateFile } from '../state-file';
-import { appleAlbumName, appleArtistName, appleSongName, hash32, stableLibraryId } from './apple-style';
+import {
+  appleAlbumName,
+  appleArtistName,
+  appleSongName,
+  genreNames,
+  hash32,
+  stableLibraryId,
+} from './apple-style';
 import type { AppleCatalogIndex, AppleSongRecord } from './catalog-index';
-import { genreNames } from './wire';
 
 /** What the emulator writes to its state file: everything a person or the app changed. */
 export interface AppleEmulatorState {
@@ -19,10 +25,15 @@ export interface StoredPlaylist {
   description: string;
   globalId?: string;
   dateAdded: string;
+  /** Epoch ms from which reads show the playlist (`SANDBOX_FAULTS=apple-write-lag-ms`); absent = at once. */
+  visibleAt?: number;
 }
 
-/** A catalog song added by id, or an existing library song (uploads have no catalog id). */
-export type StoredSong = { catalogId: string } | { libraryId: string };
+/**
+ * A catalog song added by id, or an existing library song (uploads have no catalog id); `visibleAt` as on
+ * StoredPlaylist: Apple's writes show up in reads after a delay.
+ */
+export type StoredSong = ({ catalogId: string } | { libraryId: string }) & { visibleAt?: number };
 
 export const initialAppleState = (): AppleEmulatorState => ({
   userTokens: {},
@@ -82,6 +93,8 @@ export class AppleLibrary {
     private readonly index: AppleCatalogIndex,
     private readonly state: StateFile<AppleEmulatorState>,
     private readonly now: () => number,
+    /** How long a write stays invisible to reads (0 = at once, the default). */
+    private readonly writeLagMs = 0,
   ) {
     this.releases = catalog.releases;
     // The demo user shares their first own playlist; playlists they follow are public by nature. Both answer
@@ -92,19 +105,31 @@ export class AppleLibrary {
     );
   }
 
+  /** What reads show: a lagging write is left out until its time has come. */
   playlists(): LibraryPlaylist[] {
-    const created = this.state.value.createdPlaylists.map((stored) => ({
+    return this.allPlaylists(this.now());
+  }
+
+  /** Including writes not yet visible: where a write goes (Apple appends to what it has, not to what it shows). */
+  private allPlaylists(readAt = Number.POSITIVE_INFINITY): LibraryPlaylist[] {
+    const visible = (item: { visibleAt?: number }) => (item.visibleAt ?? 0) <= readAt;
+    const created = this.state.value.createdPlaylists.filter(visible).map((stored) => ({
       ...stored,
       curatorName: DEMO_USER_NAME,
       canEdit: true,
       lastModifiedDate: stored.dateAdded,
       songs: [],
     }));
-    return [...this.demo, ...created].map((playlist) => this.withAdditions(playlist));
+    return [...this.demo, ...created].map((playlist) => this.withAdditions(playlist, visible));
   }
 
   playlist(id: string): LibraryPlaylist | undefined {
     return this.playlists().find((playlist) => playlist.id === id);
+  }
+
+  /** A playlist a write may target, even one whose creation reads do not show yet. */
+  writablePlaylist(id: string): LibraryPlaylist | undefined {
+    return this.allPlaylists().find((playlist) => playlist.id === id);
   }
 
   sharedPlaylist(globalId: string): LibraryPlaylist | undefined {
@@ -121,22 +146,27 @@ export class AppleLibrary {
   createPlaylist(input: { name: string; description: string; isPublic: boolean; songs: StoredSong[] }) {
     const id = `p.${randomBase62(14)}`;
     const dateAdded = new Date(this.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const lag = this.lag();
     const stored: StoredPlaylist = {
       id,
       name: input.name,
       description: input.description,
       dateAdded,
       ...(input.isPublic ? { globalId: `pl.u-${randomBase62(15)}` } : {}),
+      ...lag,
     };
+    const songs = input.songs.map((song) => ({ ...song, ...lag }));
     this.state.update((state) => {
       state.createdPlaylists.push(stored);
-      if (input.songs.length > 0) state.additions[id] = { songs: input.songs, lastModifiedDate: dateAdded };
+      if (songs.length > 0) state.additions[id] = { songs, lastModifiedDate: dateAdded };
     });
-    return this.playlist(id);
+    // The creation answer itself describes the playlist, lag or not.
+    return this.writablePlaylist(id);
   }
 
-  append(playlistId: string, songs: StoredSong[]) {
+  append(playlistId: string, added: StoredSong[]) {
     const lastModifiedDate = new Date(this.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const songs = added.map((song) => ({ ...song, ...this.lag() }));
     this.state.update((state) => {
       const existing = state.additions[playlistId];
       if (existing) {
@@ -146,10 +176,17 @@ export class AppleLibrary {
     });
   }
 
-  private withAdditions(playlist: DemoLibraryPlaylist): LibraryPlaylist {
+  private lag(): { visibleAt?: number } {
+    return this.writeLagMs > 0 ? { visibleAt: this.now() + this.writeLagMs } : {};
+  }
+
+  private withAdditions(
+    playlist: DemoLibraryPlaylist,
+    visible: (item: { visibleAt?: number }) => boolean,
+  ): LibraryPlaylist {
     const added = this.state.value.additions[playlist.id];
     if (!added) return playlist;
-    const songs = added.songs.flatMap((stored) => {
+    const songs = added.songs.filter(visible).flatMap((stored) => {
       const song = this.storedSong(stored);
       return song ? [song] : [];
     });

@@ -1,4 +1,4 @@
-import { appleGenreName, slugify } from './apple-style';
+import { genreNames, slugify } from './apple-style';
 import type { AppleSongRecord } from './catalog-index';
 import type { LibraryPlaylist, LibrarySong } from './library';
 
@@ -21,11 +21,6 @@ export function artwork(seed: string) {
 function contentRating(explicit: boolean, clean: boolean) {
   if (explicit) return { contentRating: 'explicit' };
   return clean ? { contentRating: 'clean' } : {};
-}
-
-export function genreNames(genres: string[]): string[] {
-  const named = genres.map(appleGenreName);
-  return named.includes('Music') ? named : [...named, 'Music'];
 }
 
 export function renderSong(record: AppleSongRecord, storefront: string) {
@@ -65,7 +60,8 @@ export function renderLibrarySong(song: LibrarySong, storefront: string, include
     artistName: song.artistName,
     ...(song.albumName ? { albumName: song.albumName } : {}),
     durationInMillis: song.durationMs,
-    artwork: artwork(matched?.albumId ?? song.id),
+    // Uploads have artwork Apple did not size: width and height come as null.
+    artwork: matched ? artwork(matched.albumId) : { ...artwork(song.id), width: null, height: null },
     ...contentRating(song.explicit, matched?.track.version === 'clean'),
     genreNames: song.genreNames,
     hasLyrics: matched !== undefined,

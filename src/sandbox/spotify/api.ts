@@ -1,5 +1,6 @@
 import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { acceptTrailingSlashes } from '../trailing-slash';
 import { isBase62Id, randomBase62Id } from './ids';
 import { RollingWindowLimiter } from './rate-limiter';
 import { type DemoUser, type StoredEntry, type StoredPlaylist, USERS } from './state';
@@ -15,7 +16,7 @@ import {
 } from './wire-objects';
 import type { SpotifyWorld } from './world';
 
-type Env = { Variables: { user: DemoUser } };
+type Env = { Variables: { user: DemoUser; scopes: Set<string> } };
 type ApiContext = Context<Env>;
 
 const MAX_ADD = 100;
@@ -58,10 +59,23 @@ function paging<T>(c: Context, items: T[], offset: number, limit: number, total:
   };
 }
 
-export function createApiApp(
-  world: SpotifyWorld,
-  rateLimit: { budget: number; windowMs: number } | null | undefined,
-): Hono {
+/** What each call needs; Spotify answers a token without it with 403 "Insufficient client scope". */
+const READ_PRIVATE = 'playlist-read-private';
+const MODIFY_PUBLIC = 'playlist-modify-public';
+const MODIFY_PRIVATE = 'playlist-modify-private';
+const IMAGE_UPLOAD = 'ugc-image-upload';
+const MAX_COVER_BYTES = 256 * 1024;
+
+export const OWNER_WITHOUT_PREMIUM_TEXT = 'Active premium subscription required for the owner of the app';
+
+export interface ApiAppOptions {
+  rateLimit?: { budget: number; windowMs: number } | null;
+  /** False: the app owner's Premium lapsed, and development mode answers every call with 403. */
+  ownerHasPremium?: boolean;
+}
+
+export function createApiApp(world: SpotifyWorld, options: ApiAppOptions = {}): Hono {
+  const { rateLimit } = options;
   const app = new Hono<Env>();
   const limiter = rateLimit
     ? new RollingWindowLimiter(rateLimit.budget, rateLimit.windowMs, world.now)
@@ -126,6 +140,14 @@ export function createApiApp(
   const findPlaylist = (id: string) => world.state.value.playlists[id];
 
   app.get('/images/:id', (c) => {
+    const cover = /^cover-([A-Za-z0-9]+)-v\d+$/.exec(c.req.param('id'))?.[1];
+    const uploaded = cover ? findPlaylist(cover)?.coverJpeg : undefined;
+    if (uploaded) {
+      return c.body(Buffer.from(uploaded, 'base64'), 200, {
+        'content-type': 'image/jpeg',
+        'cache-control': 'public, max-age=86400',
+      });
+    }
     const hue = [...c.req.param('id')].reduce((sum, ch) => sum + ch.charCodeAt(0), 0) % 360;
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="640" viewBox="0 0 64 64"><rect width="64" height="64" fill="hsl(${hue} 55% 45%)"/><circle cx="32" cy="32" r="18" fill="hsl(${hue} 40% 20%)"/><circle cx="32" cy="32" r="4" fill="#eee"/></svg>`;
     return c.body(svg, 200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' });
@@ -150,18 +172,32 @@ export function createApiApp(
     const record = world.state.value.accessTokens[match[1]];
     if (!record) return apiError(c, 401, 'Invalid access token');
     if (record.expiresAt <= world.now()) return apiError(c, 401, 'The access token expired');
+    if (development && options.ownerHasPremium === false) return apiError(c, 403, OWNER_WITHOUT_PREMIUM_TEXT);
     const user = userById(record.userId);
     if (!user.registered) {
       // Spotify answers this one in plain text, not in its JSON envelope.
       return c.text('User not registered in the Developer Dashboard', 403);
     }
     c.set('user', user);
+    c.set('scopes', new Set(record.scope.split(' ').filter(Boolean)));
     await next();
   });
+
+  /** 403 unless the token carries one of `anyOf` (null when it does). */
+  const missingScope = (c: ApiContext, ...anyOf: string[]) =>
+    anyOf.some((scope) => c.get('scopes').has(scope)) ? null : apiError(c, 403, 'Insufficient client scope');
+  /** Writes to a public playlist need -public, to a private one -private (a collaborative one is private). */
+  const modifyScope = (playlist: { public: boolean }) => (playlist.public ? MODIFY_PUBLIC : MODIFY_PRIVATE);
+
+  // Retired in the 2026 changes; Spotify answers 403 on them, not 404.
+  app.post('/v1/users/:id/playlists', (c) => apiError(c, 403, 'Forbidden'));
+  app.on(['POST', 'PUT', 'DELETE'], '/v1/playlists/:id/tracks', (c) => apiError(c, 403, 'Forbidden'));
 
   app.get('/v1/me', (c) => c.json(privateUserObject(wire(c), c.get('user'))));
 
   app.get('/v1/me/playlists', (c) => {
+    const refused = missingScope(c, READ_PRIVATE);
+    if (refused) return refused;
     const limit = intParam(c.req.query('limit'), 20, 1, 50);
     if (limit === null) return apiError(c, 400, 'Invalid limit');
     const offset = intParam(c.req.query('offset'), 0, 0, 100_000);
@@ -185,6 +221,8 @@ export function createApiApp(
     if (collaborative === true && isPublic !== false) {
       return apiError(c, 400, 'Collaborative playlists can only be private.');
     }
+    const refused = missingScope(c, modifyScope({ public: isPublic !== false }));
+    if (refused) return refused;
     const user = c.get('user');
     const playlist: StoredPlaylist = {
       id: randomBase62Id(),
@@ -259,7 +297,72 @@ export function createApiApp(
     const playlist = findPlaylist(c.req.param('id'));
     if (!playlist) return apiError(c, 404, 'Resource not found');
     if (!canReadItems(playlist, c.get('user'))) return apiError(c, 403, 'Forbidden');
+    if (!playlist.public) {
+      const refused = missingScope(c, READ_PRIVATE);
+      if (refused) return refused;
+    }
     return itemsPage(c, playlist, 50);
+  });
+
+  /** The owner (or, for a collaborative playlist, a collaborator) with the right scope may change it. */
+  const changeable = (c: ApiContext, playlist: StoredPlaylist | undefined, ...extraScopes: string[]) => {
+    if (!playlist) return apiError(c, 404, 'Resource not found');
+    if (playlist.ownerId !== c.get('user').id && !playlist.collaborative) {
+      return apiError(c, 403, "You cannot change a playlist you don't own.");
+    }
+    return (
+      missingScope(c, modifyScope(playlist)) ?? (extraScopes.length ? missingScope(c, ...extraScopes) : null)
+    );
+  };
+
+  // Rename, describe, make public or private: 200 with an empty body.
+  app.put('/v1/playlists/:id', async (c) => {
+    const playlist = findPlaylist(c.req.param('id'));
+    const refused = changeable(c, playlist);
+    if (refused || !playlist) return refused ?? apiError(c, 404, 'Resource not found');
+    const body = await c.req.json().catch(() => undefined);
+    if (typeof body !== 'object' || body === null) return apiError(c, 400, 'Error parsing JSON.');
+    const { name, description, public: isPublic, collaborative } = body as Record<string, unknown>;
+    if (name !== undefined && (typeof name !== 'string' || name.trim() === '')) {
+      return apiError(c, 400, 'Invalid name');
+    }
+    const nextPublic = typeof isPublic === 'boolean' ? isPublic : playlist.public;
+    const nextCollaborative = typeof collaborative === 'boolean' ? collaborative : playlist.collaborative;
+    if (nextCollaborative && nextPublic)
+      return apiError(c, 400, 'Collaborative playlists can only be private.');
+    world.state.update((s) => {
+      const stored = s.playlists[playlist.id];
+      if (!stored) return;
+      if (typeof name === 'string') stored.name = name;
+      if (typeof description === 'string') stored.description = description;
+      stored.public = nextPublic;
+      stored.collaborative = nextCollaborative;
+      stored.version += 1;
+    });
+    return c.body(null, 200);
+  });
+
+  // Cover upload: the body is a base64 JPEG (at most 256 KB), answered 202 with no body.
+  app.put('/v1/playlists/:id/images', async (c) => {
+    const playlist = findPlaylist(c.req.param('id'));
+    const refused = changeable(c, playlist, IMAGE_UPLOAD);
+    if (refused || !playlist) return refused ?? apiError(c, 404, 'Resource not found');
+    if (!(c.req.header('content-type') ?? '').startsWith('image/jpeg')) {
+      return apiError(c, 400, 'Content-Type must be image/jpeg');
+    }
+    const text = (await c.req.text()).trim();
+    const bytes = /^[A-Za-z0-9+/]+={0,2}$/.test(text) ? Buffer.from(text, 'base64') : undefined;
+    if (bytes?.[0] !== 0xff || bytes[1] !== 0xd8) {
+      return apiError(c, 400, 'Image must be a base64-encoded JPEG');
+    }
+    if (bytes.length > MAX_COVER_BYTES) return apiError(c, 413, 'Image too large (at most 256 KB)');
+    world.state.update((s) => {
+      const stored = s.playlists[playlist.id];
+      if (!stored) return;
+      stored.coverJpeg = text;
+      stored.version += 1;
+    });
+    return c.body(null, 202);
   });
 
   app.get('/v1/playlists/:id/tracks', (c) => {
@@ -277,6 +380,8 @@ export function createApiApp(
     if (playlist.ownerId !== user.id && !playlist.collaborative) {
       return apiError(c, 403, "You cannot add tracks to a playlist you don't own.");
     }
+    const refused = missingScope(c, modifyScope(playlist));
+    if (refused) return refused;
     const text = await c.req.text();
     let body: Record<string, unknown> = {};
     if (text.trim() !== '') {
@@ -375,6 +480,7 @@ export function createApiApp(
     });
   });
 
+  acceptTrailingSlashes(app);
   app.all('/v1/*', (c) => apiError(c, 404, 'Service not found'));
 
   return new Hono().route('/', app);

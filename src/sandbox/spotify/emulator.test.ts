@@ -31,13 +31,16 @@ function emulator(options: Partial<SpotifyEmulatorOptions> = {}): Emulator {
   return createSpotifyEmulator({ catalog, ...options });
 }
 
-async function signIn(emu: Emulator, account = DEMO_USER.id): Promise<string> {
+const ALL_SCOPES =
+  'playlist-read-private playlist-read-collaborative playlist-modify-public playlist-modify-private ugc-image-upload';
+
+async function signIn(emu: Emulator, account = DEMO_USER.id, scope = ALL_SCOPES): Promise<string> {
   const form = new URLSearchParams({
     client_id: 'crossfade-sandbox',
     redirect_uri: REDIRECT,
     code_challenge: sha256Base64Url(VERIFIER),
     state: 'xyz',
-    scope: 'playlist-read-private',
+    scope,
     account,
     decision: 'agree',
   });
@@ -329,6 +332,82 @@ describe('Spotify emulator: playlists', () => {
       ).status,
     ).toBe(403);
     expect((await post(emu.api, token, '/v1/me/playlists', { description: 'no name' })).status).toBe(400);
+  });
+
+  it('renames a playlist and takes a JPEG cover, as the owner with the right scopes only', async () => {
+    const emu = emulator();
+    const token = await signIn(emu);
+    const created = await post(emu.api, token, '/v1/me/playlists', { name: 'Old name', public: false });
+    const { id } = (await created.json()) as { id: string };
+    const put = (path: string, body: string, type = 'application/json', as = token) =>
+      emu.api.request(`${ORIGIN}${path}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${as}`, 'content-type': type },
+        body,
+      });
+    expect((await put(`/v1/playlists/${id}`, JSON.stringify({ name: 'New name' }))).status).toBe(200);
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 0xff, 0xd9]).toString('base64');
+    expect((await put(`/v1/playlists/${id}/images`, jpeg, 'image/jpeg')).status).toBe(202);
+    expect((await put(`/v1/playlists/${id}/images`, 'bm90IGEganBlZw==', 'image/jpeg')).status).toBe(400);
+    const playlist = (await (await get(emu.api, token, `/v1/playlists/${id}`)).json()) as {
+      name: string;
+      images: { url: string }[];
+    };
+    expect(playlist.name).toBe('New name');
+    const cover = await emu.api.request(playlist.images[0]?.url ?? '');
+    expect(cover.headers.get('content-type')).toBe('image/jpeg');
+    expect(Buffer.from(await cover.arrayBuffer()).toString('base64')).toBe(jpeg);
+
+    // Someone else's playlist, and a token without the modify scope, are refused with 403.
+    expect((await put(`/v1/playlists/${FOLLOWED_PLAYLIST_ID}`, '{"name":"Mine now"}')).status).toBe(403);
+    const readOnly = await signIn(emu, DEMO_USER.id, 'playlist-read-private');
+    const refused = await put(`/v1/playlists/${id}`, '{"name":"x"}', 'application/json', readOnly);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ error: { status: 403, message: 'Insufficient client scope' } });
+  });
+});
+
+describe('Spotify emulator: strict like Spotify', () => {
+  it('enforces scopes with the real 403', async () => {
+    const emu = emulator();
+    const none = await signIn(emu, DEMO_USER.id, '');
+    expect((await get(emu.api, none, '/v1/me')).status).toBe(200);
+    const list = await get(emu.api, none, '/v1/me/playlists');
+    expect(list.status).toBe(403);
+    expect(await list.json()).toEqual({ error: { status: 403, message: 'Insufficient client scope' } });
+    const publicOnly = await signIn(emu, DEMO_USER.id, 'playlist-modify-public');
+    expect((await post(emu.api, publicOnly, '/v1/me/playlists', { name: 'p' })).status).toBe(201);
+    expect((await post(emu.api, publicOnly, '/v1/me/playlists', { name: 'p', public: false })).status).toBe(
+      403,
+    );
+  });
+
+  it('accepts trailing slashes and answers the retired paths with 403', async () => {
+    const emu = emulator();
+    const token = await signIn(emu);
+    expect((await get(emu.api, token, '/v1/me/')).status).toBe(200);
+    const id = demoPlaylistId(ROAD_TRIP_KEY);
+    expect((await post(emu.api, token, `/v1/users/${DEMO_USER.id}/playlists`, { name: 'x' })).status).toBe(
+      403,
+    );
+    for (const method of ['POST', 'PUT', 'DELETE']) {
+      const answer = await emu.api.request(`${ORIGIN}/v1/playlists/${id}/tracks`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ uris: [uri(FIXTURE_KEYS.heaven)] }),
+      });
+      expect(answer.status, method).toBe(403);
+    }
+  });
+
+  it('answers every call with the premium 403 when the app owner has no Premium (a switch)', async () => {
+    const emu = emulator({ ownerHasPremium: false });
+    const token = await signIn(emu);
+    const answer = await get(emu.api, token, '/v1/me');
+    expect(answer.status).toBe(403);
+    expect(await answer.json()).toEqual({
+      error: { status: 403, message: 'Active premium subscription required for the owner of the app' },
+    });
   });
 });
 

@@ -15,6 +15,8 @@ export interface SpotifyEmulatorOptions {
   mode?: 'development' | 'extended';
   /** Rolling window over every API call; null/undefined = off. */
   rateLimit?: { budget: number; windowMs: number } | null;
+  /** False: the app owner lost Premium; development mode then answers every call with 403. Default true. */
+  ownerHasPremium?: boolean;
   /** Accepted client ids; default ['crossfade-sandbox']. */
   clientIds?: string[];
   /** Clock, for token expiry and the 6-month refresh limit in tests. */
@@ -35,6 +37,9 @@ export function createSpotifyEmulator(options: SpotifyEmulatorOptions): { accoun
     options.stateFile,
   );
   const accounts = createAccountsApp(world, options.clientIds ?? [DEFAULT_SPOTIFY_CLIENT_ID]);
-  const api = createApiApp(world, options.rateLimit);
+  const api = createApiApp(world, {
+    rateLimit: options.rateLimit ?? null,
+    ownerHasPremium: options.ownerHasPremium ?? true,
+  });
   return { accounts, api };
 }

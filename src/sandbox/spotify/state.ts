@@ -20,6 +20,8 @@ export interface StoredPlaylist {
   /** Bumped on every write; the snapshot id is derived from it. */
   version: number;
   entries: StoredEntry[];
+  /** The cover uploaded with PUT /playlists/{id}/images (base64 JPEG); the generated one otherwise. */
+  coverJpeg?: string;
 }
 
 export interface AuthorizationCode {

@@ -203,7 +203,16 @@ export function simplifiedPlaylistObject(context: WireContext, playlist: StoredP
     external_urls: { spotify: `${OPEN}/playlist/${playlist.id}` },
     href,
     id: playlist.id,
-    images: [],
+    // An uploaded cover is served by the emulator itself; Spotify leaves height and width null for those.
+    images: playlist.coverJpeg
+      ? [
+          {
+            url: `${context.apiRoot}/images/cover-${playlist.id}-v${playlist.version}`,
+            height: null,
+            width: null,
+          },
+        ]
+      : [],
     name: playlist.name,
     owner: userObject(context, owner),
     public: playlist.public,

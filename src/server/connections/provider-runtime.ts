@@ -86,6 +86,7 @@ export class ProviderRuntime {
             teamId: config.APPLE_TEAM_ID,
             keyId: config.APPLE_KEY_ID,
             privateKeyPem: config.APPLE_PRIVATE_KEY.replace(/\\n/g, '\n'),
+            origins: [new URL(config.publicUrl).origin],
           }
         : undefined;
     this.appleDeveloperToken = appleKey ? createDeveloperTokenSigner(appleKey) : undefined;
@@ -165,9 +166,17 @@ export class ProviderRuntime {
   }
 
   /** Spec: `{useRedirect, authUrl, token}`. Sandbox: the emulator's consent page; real: a token for MusicKit. */
-  async startAppleConnect(userId: string, returnTo: string) {
+  async startAppleConnect(userId: string, returnTo: string, options: { prepareOnly?: boolean } = {}) {
     const developerToken = await this.requireAppleDeveloperToken();
-    if (!this.config.sandbox.apple) return { useRedirect: false, authUrl: '', token: developerToken };
+    if (!this.config.sandbox.apple) {
+      return {
+        useRedirect: false,
+        authUrl: '',
+        token: developerToken,
+        musicKitScriptUrl: this.config.MUSICKIT_SCRIPT_URL,
+      };
+    }
+    if (options.prepareOnly) return { useRedirect: true, authUrl: '', token: '' };
     const state = randomBytes(24).toString('base64url');
     await this.rememberOAuthRequest(userId, 'apple', state, returnTo);
     const url = new URL(this.endpoints.appleAuthorizePublic);

@@ -7,7 +7,7 @@ import type { Config } from '../config';
  * MusicKit talks to Apple's API directly. Artwork comes from the services' image CDNs over HTTPS.
  */
 export function securityHeaders(config: Config) {
-  const appleScripts = config.sandbox.apple ? [] : ['https://js-cdn.music.apple.com'];
+  const appleScripts = config.sandbox.apple ? [] : [new URL(config.MUSICKIT_SCRIPT_URL).origin];
   const appleConnect = config.sandbox.apple ? [] : ['https://api.music.apple.com', 'https://*.apple.com'];
   return secureHeaders({
     contentSecurityPolicy: {
@@ -32,6 +32,8 @@ export function securityHeaders(config: Config) {
       : false,
     crossOriginEmbedderPolicy: false,
     crossOriginResourcePolicy: 'same-origin',
-    crossOriginOpenerPolicy: 'same-origin',
+    // MusicKit's sign-in is a popup that hands the token back to this page: with real Apple Music the
+    // page must keep its tie to the popups it opens.
+    crossOriginOpenerPolicy: config.sandbox.apple ? 'same-origin' : 'same-origin-allow-popups',
   });
 }

@@ -33,7 +33,14 @@ export interface NormalizedTrack {
 }
 
 /** Why a playlist entry could not become a `NormalizedTrack`: reported to the person, never dropped silently. */
-export type SkipReason = 'unavailable' | 'local_file' | 'episode' | 'video' | 'not_in_catalog';
+export type SkipReason =
+  | 'unavailable'
+  | 'local_file'
+  | 'episode'
+  | 'video'
+  | 'not_in_catalog'
+  /** The service sent the entry in a shape we could not read (an unknown kind, a broken field). */
+  | 'unreadable';
 
 export type PlaylistEntry =
   | { position: number; kind: 'track'; track: NormalizedTrack }
@@ -113,6 +120,11 @@ export interface MusicProvider {
   readonly isrcBatchSize: number;
   /** True when playlists can only be created and appended to (Apple). */
   readonly appendOnly: boolean;
+  /**
+   * How long a write may take to show in reads (Apple shows library writes after a delay); a transfer
+   * that resumes reads its destination until two reads this far apart agree. Absent = at once.
+   */
+  readonly writeSettleMs?: number;
 
   getCurrentUser(): Promise<ProviderUser>;
   listPlaylists(): Promise<PlaylistSummary[]>;

@@ -52,6 +52,7 @@ const SKIP_WORDS: Record<SkipReason, string> = {
   episode: 'is a podcast episode',
   video: 'is a music video',
   not_in_catalog: 'is not in the catalog',
+  unreadable: 'could not be read from the service',
 };
 
 /** A playlist that still opens by its share link is copied as it is now, skipped entries reported. */

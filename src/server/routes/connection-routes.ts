@@ -60,7 +60,10 @@ export function connectionRoutes({ providers, logger }: AppDeps) {
     )
     .get('/apple/connect', async (c) => {
       const user = requireUser(c);
-      return c.json(await providers.startAppleConnect(user.id, returnPath(c.req.query())));
+      // `?prepare=1`: the page asks ahead of the click (to have MusicKit ready); in sandbox mode that
+      // must not open a consent request, so only the mode is answered.
+      const prepareOnly = c.req.query('prepare') === '1';
+      return c.json(await providers.startAppleConnect(user.id, returnPath(c.req.query()), { prepareOnly }));
     })
     .get(
       '/apple/callback',

@@ -17,6 +17,7 @@ const SKIP_REASONS: Record<string, string> = {
   episode: 'A podcast episode, not a song',
   video: 'A music video, not a song',
   not_in_catalog: 'An upload or a song the service no longer has',
+  unreadable: 'The service sent this entry in a form Crossfade cannot read',
 };
 
 const storedCandidate = (candidate: ScoredCandidate): StoredCandidate => ({

@@ -6,6 +6,8 @@ import { matchRows, transfers } from '../db/schema';
 import { defineJob } from '../jobs/define-job';
 import type { JobContext } from '../jobs/job-runner';
 import { PermanentJobError } from '../jobs/job-runner';
+import type { CreatedPlaylist, MusicProvider } from '../providers/types';
+import { findMarkedPlaylist, isUncertainWriteFailure, settledProgress } from './destination-progress';
 import { classifyJobError, JOB_INLINE_WAIT_MS } from './job-errors';
 import { chosenTrack, type MatchRowRecord } from './match-rows';
 
@@ -13,10 +15,11 @@ import { chosenTrack, type MatchRowRecord } from './match-rows';
  * Adds the matched tracks to a new destination playlist, in source order, in batches at the service's
  * limit, with a checkpoint after each batch.
  *
- * No duplicates, no losses after a crash: the playlist is created once (its id is checkpointed, and a
- * marker in its description finds it if the crash came between creating and checkpointing), and a
- * resumed run first reads the destination back and continues after what is really there, since a batch
- * may have been applied just before the crash.
+ * No duplicates, no losses after a crash or a failed write: the playlist is created once (its id is
+ * checkpointed, and a marker in its description finds it if the crash or a lost answer came between
+ * creating and checkpointing), and a resumed run, or one whose add failed, first reads the destination
+ * back until its reads settle (Apple shows writes late) and continues after what is really there, since
+ * a batch may have been applied without us hearing of it (see destination-progress.ts).
  */
 export const TRANSFER_JOB = 'transfer';
 
@@ -42,6 +45,39 @@ export function tracksToAdd(rows: MatchRowRecord[], includeUnmatched: boolean) {
 
 const transferJobPayloadSchema = z.object({ transferId: z.uuid() });
 type TransferJobPayload = z.infer<typeof transferJobPayloadSchema>;
+
+/** Failed adds in a row (none confirmed in between) reconciled inline before the attempt fails. */
+const MAX_UNCERTAIN_WRITES = 5;
+
+/**
+ * Creates the destination playlist exactly once. A resumed run, or a creation whose answer was a 5xx or
+ * never came, first looks for the playlist by its marker (waiting out the service's write delay).
+ */
+async function createOnce(
+  destination: MusicProvider,
+  resuming: boolean,
+  marker: string,
+  create: () => Promise<CreatedPlaylist>,
+): Promise<CreatedPlaylist> {
+  const found = async () => {
+    const existing = await findMarkedPlaylist(destination, marker);
+    return existing ? { id: existing.id, url: existing.url ?? '' } : undefined;
+  };
+  if (resuming) {
+    const existing = await found();
+    if (existing) return existing;
+  }
+  for (let failures = 0; ; failures++) {
+    try {
+      return await create();
+    } catch (error) {
+      if (!isUncertainWriteFailure(error) || failures >= MAX_UNCERTAIN_WRITES) throw error;
+      const existing = await found();
+      if (existing) return existing;
+    }
+  }
+}
+
 
 export function createTransferJobHandler(deps: AppDeps) {
   return async ({ transferId }: TransferJobPayload, context: JobContext) => {
@@ -74,17 +110,14 @@ export function createTransferJobHandler(deps: AppDeps) {
       });
 
       const resuming = state !== undefined || context.job.attempts > 1;
+      const marker = transferMarker(transferId);
       if (!state) {
-        const marker = transferMarker(transferId);
-        const existing = resuming
-          ? (await destination.listPlaylists()).find((playlist) => playlist.description?.includes(marker))
-          : undefined;
-        const created = existing
-          ? { id: existing.id, url: existing.url ?? '' }
-          : await destination.createPlaylist(
-              transfer.name,
-              `Moved from ${SERVICE_LABELS[transfer.sourceService]} with Crossfade (${marker})`,
-            );
+        const created = await createOnce(destination, resuming, marker, () =>
+          destination.createPlaylist(
+            transfer.name,
+            `Moved from ${SERVICE_LABELS[transfer.sourceService]} with Crossfade (${marker})`,
+          ),
+        );
         state = { destinationPlaylistId: created.id, destinationUrl: created.url, added: 0 };
         await context.checkpoint(state, { done: 0, total, phase: 'adding' });
         await deps.db
@@ -92,18 +125,32 @@ export function createTransferJobHandler(deps: AppDeps) {
           .set({ destinationPlaylistId: created.id, destinationUrl: created.url })
           .where(eq(transfers.id, transferId));
       }
-      if (resuming) {
-        // What is really in the destination decides where to go on (we are its only writer).
-        const present = await destination.getPlaylist(state.destinationPlaylistId);
-        added = Math.max(added, present.entries.length);
-      }
-
       const current = state;
-      await destination.addTracks(state.destinationPlaylistId, uris.slice(added), async (progress) => {
-        const done = added + progress.added;
-        await context.checkpoint({ ...current, added: done }, { done, total, phase: 'adding' });
-        await deps.db.update(transfers).set({ addedTracks: done }).where(eq(transfers.id, transferId));
-      });
+      // What is really in the destination decides where to go on (we are its only writer); on Apple only
+      // once its reads have caught up with our last writes.
+      if (resuming) added = await settledProgress(destination, current.destinationPlaylistId, uris, added);
+
+      // A 5xx or a lost answer on an add may or may not have been applied: reconcile and go on, rather
+      // than fail the attempt (a streak of failures with no progress still fails it).
+      let failuresWithoutProgress = 0;
+      for (;;) {
+        const from = added;
+        try {
+          await destination.addTracks(current.destinationPlaylistId, uris.slice(from), async (progress) => {
+            added = from + progress.added;
+            failuresWithoutProgress = 0;
+            await context.checkpoint({ ...current, added }, { done: added, total, phase: 'adding' });
+            await deps.db.update(transfers).set({ addedTracks: added }).where(eq(transfers.id, transferId));
+          });
+          break;
+        } catch (error) {
+          if (!isUncertainWriteFailure(error) || ++failuresWithoutProgress > MAX_UNCERTAIN_WRITES)
+            throw error;
+          added = await settledProgress(destination, current.destinationPlaylistId, uris, added);
+          await context.checkpoint({ ...current, added }, { done: added, total, phase: 'adding' });
+          await deps.db.update(transfers).set({ addedTracks: added }).where(eq(transfers.id, transferId));
+        }
+      }
 
       const matched = selected.length;
       const confidences = selected.map((item) => item.row.confidence);

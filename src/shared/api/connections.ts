@@ -8,6 +8,8 @@ export const appleConnectResponseSchema = z.object({
   useRedirect: z.boolean(),
   authUrl: z.string(),
   token: z.string(),
+  /** Real mode: where to load MusicKit on the Web from (the MUSICKIT_SCRIPT_URL setting). */
+  musicKitScriptUrl: z.string().optional(),
 });
 export type AppleConnectResponse = z.infer<typeof appleConnectResponseSchema>;
 

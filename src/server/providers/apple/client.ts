@@ -11,6 +11,7 @@ import type {
   ProviderUser,
   RateLimitListener,
   SharedPlaylistRef,
+  SkipReason,
   TrackQuery,
 } from '../types';
 import type { DeveloperTokenSource } from './developer-token';
@@ -58,9 +59,17 @@ export interface AppleMusicProviderOptions {
   /** The person's storefront when known; otherwise read from `/me/storefront` (or `us` without a MUT). */
   storefront?: string;
   onRateLimit?: RateLimitListener;
+  /** How long library writes may take to show in reads (default APPLE_WRITE_SETTLE_MS). */
+  writeSettleMs?: number;
   /** Test and tuning knobs of the shared HTTP layer (fast `sleep`, `backoffBaseMs`, `fetchImpl`, …). */
   http?: Partial<Omit<HttpClientOptions, 'service' | 'baseUrl' | 'describeError' | 'onRateLimit'>>;
 }
+
+/**
+ * Apple documents that library additions "may appear after a delay" without saying how long; seconds are
+ * what people observe. Twice the sandbox's test lag (SANDBOX_FAULTS=apple-write-lag-ms=3000).
+ */
+export const APPLE_WRITE_SETTLE_MS = 6_000;
 
 /**
  * Apple Music API client. Library reads resolve every library song (`i.…`) to its catalog Song through
@@ -73,10 +82,12 @@ export class AppleMusicProvider implements MusicProvider {
   readonly addBatchSize = PAGE_SIZE;
   readonly isrcBatchSize = ISRC_BATCH;
   readonly appendOnly = APPLE_PLAYLISTS_APPEND_ONLY;
+  readonly writeSettleMs: number;
   readonly http: HttpClient;
   private storefrontId: Promise<string> | undefined;
 
   constructor(private readonly options: AppleMusicProviderOptions) {
+    this.writeSettleMs = options.writeSettleMs ?? APPLE_WRITE_SETTLE_MS;
     this.http = new HttpClient({
       ...options.http,
       service: 'apple',
@@ -280,15 +291,27 @@ export class AppleMusicProvider implements MusicProvider {
     };
   }
 
+  /**
+   * One small call when Apple sends `meta.total`; when it does not (it is not guaranteed), the pages are
+   * counted, since the length of a one-item page says nothing about the playlist.
+   */
   private async countTracks(playlistId: string): Promise<number> {
-    const page = await this.orEmpty(
+    const first = await this.orEmpty(
       this.library(libraryTracksPageSchema, {
         url: `me/library/playlists/${encodeURIComponent(playlistId)}/tracks`,
         query: { limit: 1 },
       }),
       { data: [] },
     );
-    return page.meta?.total ?? page.data.length;
+    if (first.meta?.total !== undefined) return first.meta.total;
+    let count = first.data.length;
+    let url = first.next;
+    while (url) {
+      const page = await this.library(libraryTracksPageSchema, { url, query: { limit: PAGE_SIZE } });
+      count += page.data.length;
+      url = page.data.length === 0 ? undefined : page.next;
+    }
+    return count;
   }
 
   private region(region: string | undefined): Promise<string> {
@@ -360,7 +383,7 @@ function libraryEntry(item: LibraryItem, position: number): PlaylistEntry {
     return {
       position,
       kind: 'skipped',
-      reason: item.type.includes('video') ? 'video' : 'not_in_catalog',
+      reason: itemReason(item.type),
       ...known(item),
     };
   }
@@ -384,9 +407,14 @@ function catalogEntry(
   return {
     position,
     kind: 'skipped',
-    reason: item.type.includes('video') ? 'video' : 'not_in_catalog',
+    reason: itemReason(item.type),
     ...known(item),
   };
+}
+
+/** Why an item that is not a usable song was skipped: a video, or something we could not read. */
+function itemReason(type: string): SkipReason {
+  return type.includes('video') ? 'video' : 'unreadable';
 }
 
 function known(item: {

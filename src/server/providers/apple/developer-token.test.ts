@@ -21,6 +21,15 @@ describe('developer token signer', () => {
     expect((claims.exp ?? 0) - (claims.iat ?? 0)).toBe(30 * 24 * 3600);
   });
 
+  it('names the web origins allowed to use it when given (MusicKit runs on PUBLIC_URL)', async () => {
+    const token = await createDeveloperTokenSigner({
+      ...keys,
+      origins: ['https://crossfade.example'],
+    }).getToken();
+    expect(decodeJwt(token).origin).toEqual(['https://crossfade.example']);
+    expect(decodeJwt(await createDeveloperTokenSigner(keys).getToken()).origin).toBeUndefined();
+  });
+
   it('never asks for a lifetime above Apple’s 15,777,000 s ceiling', async () => {
     const token = await createDeveloperTokenSigner({ ...keys, lifetimeSeconds: 365 * 24 * 3600 }).getToken();
     const claims = decodeJwt(token);

@@ -1,4 +1,4 @@
-import { exportJWK, exportPKCS8, generateKeyPair, importPKCS8, type JWK, SignJWT } from 'jose';
+import { importPKCS8, SignJWT } from 'jose';
 
 /** Apple rejects developer tokens whose `exp` is more than this many seconds after `iat`. */
 export const MAX_DEVELOPER_TOKEN_LIFETIME_S = 15_777_000;
@@ -12,6 +12,8 @@ export interface DeveloperTokenSignerOptions {
   privateKeyPem: string;
   /** Default 30 days; capped at Apple's 15,777,000 s. */
   lifetimeSeconds?: number;
+  /** The web origins allowed to use the token (Apple's `origin` claim): MusicKit runs on PUBLIC_URL's. */
+  origins?: string[];
   now?: () => number;
 }
 
@@ -37,7 +39,7 @@ export function createDeveloperTokenSigner(options: DeveloperTokenSignerOptions)
 
   async function sign(): Promise<string> {
     const issuedAt = Math.floor(now() / 1000);
-    const token = await new SignJWT({})
+    const token = await new SignJWT(options.origins?.length ? { origin: options.origins } : {})
       .setProtectedHeader({ alg: 'ES256', kid: options.keyId })
       .setIssuer(options.teamId)
       .setIssuedAt(issuedAt)
@@ -59,25 +61,6 @@ export function createDeveloperTokenSigner(options: DeveloperTokenSignerOptions)
   };
 }
 
-export interface SandboxAppleKeys {
-  teamId: string;
-  keyId: string;
-  privateKeyPem: string;
-  publicKeyJwk: JWK;
-}
-
-/** A fresh MusicKit-style key for sandbox mode; the app persists it and hands the public half to the emulator. */
-export async function generateSandboxAppleKeys(): Promise<SandboxAppleKeys> {
-  const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
-  return {
-    teamId: randomId(10),
-    keyId: randomId(10),
-    privateKeyPem: await exportPKCS8(privateKey),
-    publicKeyJwk: { ...(await exportJWK(publicKey)), alg: 'ES256' },
-  };
-}
-
-function randomId(length: number): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-  return Array.from(crypto.getRandomValues(new Uint8Array(length)), (byte) => alphabet[byte % 36]).join('');
-}
+// The sandbox's key generator lives with the sandbox (which never imports the server); re-exported here
+// for the server and its tests.
+export { generateSandboxAppleKeys, type SandboxAppleKeys } from '../../../sandbox/apple/generate-keys';

@@ -5,12 +5,15 @@ import { z } from 'zod';
  * allowed (Apple adds attributes over time); the fields the client relies on are required.
  */
 
+/** Apple sends `width`/`height` as null for some artwork (user uploads); artwork is cosmetic either way. */
 export const artworkSchema = z.object({
   url: z.string().includes('{w}x{h}'),
-  width: z.number().optional(),
-  height: z.number().optional(),
+  width: z.number().nullable().optional(),
+  height: z.number().nullable().optional(),
   bgColor: z.string().optional(),
 });
+/** Broken artwork loses the picture, never the song or playlist it belongs to. */
+const cosmeticArtwork = artworkSchema.optional().catch(undefined);
 
 export const playParamsSchema = z.object({ id: z.string(), kind: z.string() });
 
@@ -23,11 +26,12 @@ export const songSchema = z.object({
   attributes: z.object({
     name: z.string(),
     artistName: z.string(),
-    albumName: z.string(),
+    // Missing on some songs (singles, uploads matched to the catalog).
+    albumName: z.string().default(''),
     durationInMillis: z.number().int().nonnegative(),
     isrc: z.string().optional(),
-    contentRating: z.enum(['explicit', 'clean']).optional(),
-    artwork: artworkSchema.optional(),
+    contentRating: z.enum(['explicit', 'clean']).optional().catch(undefined),
+    artwork: cosmeticArtwork,
     url: z.string().optional(),
     playParams: playParamsSchema.optional(),
     genreNames: z.array(z.string()).default([]),
@@ -38,12 +42,23 @@ export const songSchema = z.object({
 });
 export type AppleSong = z.infer<typeof songSchema>;
 
-/** Music videos and other kinds can sit in playlists; the client reports them, it does not read them. */
+/**
+ * Any resource in a playlist's track list, read loosely: music videos, kinds Apple adds later and songs
+ * with a broken field all reach the client, which parses each on its own and reports what it cannot use
+ * as a skipped entry with its reason, instead of failing the page.
+ */
 const otherResourceSchema = z.object({
-  id: z.string(),
-  // A malformed song must fail the parse, not pass as "some other kind".
-  type: z.string().regex(/^(?!songs$|library-songs$)/, 'a song that does not match the song shape'),
-  attributes: z.object({ name: z.string().optional(), artistName: z.string().optional() }).optional(),
+  id: z.string().catch(''),
+  type: z.string().catch('unknown'),
+  attributes: z
+    .object({
+      name: z.string().optional().catch(undefined),
+      artistName: z.string().optional().catch(undefined),
+      albumName: z.string().optional().catch(undefined),
+      durationInMillis: z.number().optional().catch(undefined),
+    })
+    .optional()
+    .catch(undefined),
 });
 
 export const librarySongSchema = z.object({
@@ -81,7 +96,7 @@ export const libraryPlaylistSchema = z.object({
     canEdit: z.boolean().optional(),
     isPublic: z.boolean().optional(),
     dateAdded: z.string().optional(),
-    artwork: artworkSchema.optional(),
+    artwork: cosmeticArtwork,
     playParams: z.object({ id: z.string(), kind: z.string(), globalId: z.string().optional() }).optional(),
   }),
 });
@@ -121,12 +136,20 @@ export const storefrontsResponseSchema = z.object({
     .min(1),
 });
 
-export const songsResponseSchema = z.object({ data: z.array(songSchema) });
+/** Catalog song lists (ids, ISRC filter, search): a song that does not parse is left out, not fatal. */
+const validSongs = z.array(z.unknown()).transform((items) =>
+  items.flatMap((raw) => {
+    const parsed = songSchema.safeParse(raw);
+    return parsed.success ? [parsed.data] : [];
+  }),
+);
+
+export const songsResponseSchema = z.object({ data: validSongs });
 
 const resourceRefSchema = z.object({ id: z.string(), type: z.string(), href: z.string().optional() });
 
 export const isrcSongsResponseSchema = z.object({
-  data: z.array(songSchema),
+  data: validSongs,
   meta: z
     .object({
       filters: z.object({ isrc: z.record(z.string(), z.array(resourceRefSchema)).optional() }).optional(),
@@ -136,7 +159,7 @@ export const isrcSongsResponseSchema = z.object({
 
 export const searchResponseSchema = z.object({
   results: z.object({
-    songs: z.object({ href: z.string().optional(), next: nextSchema, data: z.array(songSchema) }).optional(),
+    songs: z.object({ href: z.string().optional(), next: nextSchema, data: validSongs }).optional(),
   }),
   meta: z.unknown().optional(),
 });
@@ -153,7 +176,7 @@ export const catalogPlaylistResponseSchema = z.object({
           name: z.string(),
           curatorName: z.string().optional(),
           description: z.object({ standard: z.string().optional() }).optional(),
-          artwork: artworkSchema.optional(),
+          artwork: cosmeticArtwork,
           url: z.string().optional(),
           playlistType: z.string().optional(),
         }),

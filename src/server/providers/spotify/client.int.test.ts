@@ -9,6 +9,7 @@ import {
 } from '../../../sandbox/spotify/fixture-catalog';
 import { ProviderError } from '../http';
 import { SpotifyProvider } from './client';
+import { OWNER_WITHOUT_PREMIUM_MESSAGE } from './errors';
 import {
   connect,
   connectedProvider,
@@ -207,6 +208,15 @@ describe('SpotifyProvider against the sandbox', () => {
     expect(error.kind).toBe('forbidden');
     expect(error.message).toContain("development mode does not let apps read other people's playlists");
     expect(error.message).toContain('Exportify');
+  });
+
+  it('says when the app owner lost Premium, instead of blaming the playlist', async () => {
+    sandbox = await startSandbox({ ownerHasPremium: false });
+    const { provider } = await connectedProvider(sandbox);
+    const error = await rejection(provider.getPlaylist(demoPlaylistId(ROAD_TRIP_KEY)));
+    expect(error.kind).toBe('forbidden');
+    expect(error.message).toBe(OWNER_WITHOUT_PREMIUM_MESSAGE);
+    expect(error.message).not.toContain('Exportify');
   });
 
   it('tells a person who is not on the allow-list what the app owner must do', async () => {

@@ -13,7 +13,11 @@ import type {
   SharedPlaylistRef,
   TrackQuery,
 } from '../types';
-import { DEVELOPMENT_MODE_SHARED_MESSAGE, describeSpotifyError } from './errors';
+import {
+  DEVELOPMENT_MODE_SHARED_MESSAGE,
+  describeSpotifyError,
+  OWNER_WITHOUT_PREMIUM_MESSAGE,
+} from './errors';
 import { normalizeTrack, toPlaylistEntry } from './normalize';
 import {
   createdPlaylistSchema,
@@ -166,10 +170,14 @@ export class SpotifyProvider implements MusicProvider {
         query = undefined;
       }
     } catch (error) {
+      // Development mode keeps other people's playlists' items to themselves; a 403 on the person's own
+      // playlist (or the owner-without-Premium 403) means something else and keeps its own message.
       if (
         error instanceof ProviderError &&
         error.kind === 'forbidden' &&
-        this.options.mode === 'development'
+        this.options.mode === 'development' &&
+        error.message !== OWNER_WITHOUT_PREMIUM_MESSAGE &&
+        !toSummary(playlist, me.id).isOwned
       ) {
         throw new ProviderError('spotify', 'forbidden', DEVELOPMENT_MODE_SHARED_MESSAGE, error.status);
       }

@@ -10,6 +10,11 @@ export const DEVELOPMENT_MODE_SHARED_MESSAGE =
   "Spotify's development mode does not let apps read other people's playlists, even public ones. Ask the " +
   'owner to export it with Exportify (exportify.net) and import that CSV file here instead.';
 
+export const OWNER_WITHOUT_PREMIUM_MESSAGE =
+  "Spotify refused every request because the owner of this Crossfade app's Spotify developer account has " +
+  'no active Premium subscription, which development mode requires. Reconnecting will not help: the app ' +
+  'owner must renew Premium.';
+
 /** Turns a Spotify error answer into a message a person can act on. */
 export function describeSpotifyError(status: number, bodyText: string): ProviderError {
   if (status === 403 && bodyText.includes('User not registered')) {
@@ -30,6 +35,9 @@ export function describeSpotifyError(status: number, bodyText: string): Provider
       `Spotify did not accept the saved sign-in${detail}. Please reconnect Spotify.`,
       status,
     );
+  }
+  if (status === 403 && serviceMessage?.includes('premium subscription required')) {
+    return new ProviderError('spotify', 'forbidden', OWNER_WITHOUT_PREMIUM_MESSAGE, status);
   }
   if (status === 403) {
     return new ProviderError('spotify', 'forbidden', `Spotify refused this request${detail}.`, status);

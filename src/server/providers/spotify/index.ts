@@ -4,7 +4,12 @@ export {
   type SpotifyProviderOptions,
   type SpotifyTokenSource,
 } from './client';
-export { DEVELOPMENT_MODE_SHARED_MESSAGE, describeSpotifyError, NOT_REGISTERED_MESSAGE } from './errors';
+export {
+  DEVELOPMENT_MODE_SHARED_MESSAGE,
+  describeSpotifyError,
+  NOT_REGISTERED_MESSAGE,
+  OWNER_WITHOUT_PREMIUM_MESSAGE,
+} from './errors';
 export {
   createSpotifyAuthorization,
   exchangeSpotifyCode,

@@ -1,5 +1,5 @@
 import type { NormalizedTrack, PlaylistEntry } from '../types';
-import type { SpotifyPlaylistItem, SpotifyTrack } from './schemas';
+import { playlistItemSchema, type SpotifyPlaylistItem, type SpotifyTrack } from './schemas';
 
 const ALBUM_TYPES = new Set(['album', 'single', 'compilation']);
 
@@ -31,8 +31,27 @@ export function normalizeTrack(track: SpotifyTrack): NormalizedTrack | null {
   };
 }
 
-/** One playlist item as an entry: a track, or a skipped entry that keeps what is known of it. */
-export function toPlaylistEntry(item: SpotifyPlaylistItem, position: number): PlaylistEntry {
+/**
+ * One playlist item as an entry: a track, or a skipped entry that keeps what is known of it. Parsed on its
+ * own, so an item of a kind we do not know (or with a broken field) is reported, not fatal to the page.
+ */
+export function toPlaylistEntry(raw: unknown, position: number): PlaylistEntry {
+  const parsed = playlistItemSchema.safeParse(raw);
+  if (!parsed.success) {
+    const content =
+      (raw as { item?: unknown; track?: unknown } | null)?.item ?? (raw as { track?: unknown } | null)?.track;
+    const name = (content as { name?: unknown } | null | undefined)?.name;
+    return {
+      position,
+      kind: 'skipped',
+      reason: 'unreadable',
+      ...(typeof name === 'string' ? { name } : {}),
+    };
+  }
+  return parsedEntry(parsed.data, position);
+}
+
+function parsedEntry(item: SpotifyPlaylistItem, position: number): PlaylistEntry {
   const content = item.item ?? item.track ?? null;
   if (content === null) return { position, kind: 'skipped', reason: 'unavailable' };
   if (content.type === 'episode') {

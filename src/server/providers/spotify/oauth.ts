@@ -3,13 +3,15 @@ import { ProviderError } from '../http';
 import { tokenResponseSchema } from './schemas';
 
 /** What Crossfade asks for (provider-apis.md A.2): read and write playlists, upload covers, read the profile. */
+/**
+ * Only what Crossfade uses: reading the person's playlists (private and collaborative ones too) and
+ * creating and filling private playlists. No cover upload and no `/me` fields (gone in development mode).
+ */
 export const SPOTIFY_SCOPES = [
   'playlist-read-private',
   'playlist-read-collaborative',
   'playlist-modify-public',
   'playlist-modify-private',
-  'ugc-image-upload',
-  'user-read-private',
 ] as const;
 
 export interface SpotifyOAuthConfig {

@@ -48,6 +48,19 @@ export const playlistItemSchema = z.object({
 });
 export type SpotifyPlaylistItem = z.infer<typeof playlistItemSchema>;
 
+/**
+ * A list read item by item: an item that does not parse is dropped (a search result, a candidate) rather
+ * than failing the whole answer. Playlist items are read raw and reported one by one instead.
+ */
+export function validItems<T extends z.ZodType>(item: T) {
+  return z.array(z.unknown()).transform((items) =>
+    items.flatMap((raw) => {
+      const parsed = item.safeParse(raw);
+      return parsed.success ? [parsed.data as z.output<T>] : [];
+    }),
+  );
+}
+
 export function pagingSchema<T extends z.ZodType>(item: T) {
   return z.object({
     items: z.array(item),
@@ -82,7 +95,8 @@ export const simplifiedPlaylistSchema = z.object({
 export type SpotifySimplifiedPlaylist = z.infer<typeof simplifiedPlaylistSchema>;
 
 export const playlistPageSchema = pagingSchema(simplifiedPlaylistSchema.nullable());
-export const playlistItemsPageSchema = pagingSchema(playlistItemSchema);
+/** Raw items: each is parsed on its own (see toPlaylistEntry), so one odd item never fails the page. */
+export const playlistItemsPageSchema = pagingSchema(z.unknown());
 
 export const createdPlaylistSchema = z.object({
   id: z.string(),
@@ -91,9 +105,18 @@ export const createdPlaylistSchema = z.object({
 
 export const snapshotSchema = z.object({ snapshot_id: z.string() });
 
-export const searchSchema = z.object({ tracks: pagingSchema(trackSchema) });
+export const searchSchema = z.object({
+  tracks: pagingSchema(z.unknown()).extend({ items: validItems(trackSchema) }),
+});
 
-export const severalTracksSchema = z.object({ tracks: z.array(trackSchema.nullable()) });
+export const severalTracksSchema = z.object({
+  tracks: z.array(z.unknown()).transform((items) =>
+    items.map((raw) => {
+      const parsed = trackSchema.safeParse(raw);
+      return parsed.success ? parsed.data : null;
+    }),
+  ),
+});
 
 export const errorBodySchema = z.object({
   error: z.object({ status: z.number().int(), message: z.string(), reason: z.string().optional() }),

@@ -24,14 +24,47 @@ export async function startConnection(service: ServiceId, returnTo: string): Pro
     await leaveFor(authUrl);
     return 'redirected';
   }
+  // Real Apple Music: MusicKit was made ready when the page opened, so the click goes straight to
+  // authorize() and its popup (Safari and iOS block popups that do not come straight from a click).
+  const ready = preparedApple ? await preparedApple.catch(() => undefined) : undefined;
+  if (ready) {
+    const token = await ready.getInstance().authorize();
+    await apiRequest('POST', '/api/auth/apple/init', { token });
+    track('service_connected', { service: 'apple', success: true });
+    return 'connected';
+  }
   const answer = await request(appleConnectResponseSchema, 'GET', `/api/auth/apple/connect${query}`);
   if (answer.useRedirect) {
     await leaveFor(answer.authUrl);
     return 'redirected';
   }
-  await apiRequest('POST', '/api/auth/apple/init', { token: await authorizeWithMusicKit(answer.token) });
+  await apiRequest('POST', '/api/auth/apple/init', {
+    token: await authorizeWithMusicKit(answer.token, answer.musicKitScriptUrl ?? MUSICKIT_URL),
+  });
   track('service_connected', { service: 'apple', success: true });
   return 'connected';
+}
+
+let preparedApple: Promise<MusicKitGlobal | undefined> | undefined;
+
+/**
+ * Called when a page shows Apple Music's Connect button: with real Apple Music it fetches the developer
+ * token, loads MusicKit (from MUSICKIT_SCRIPT_URL) and configures it now, so the click only has to call
+ * authorize(). In sandbox mode it does nothing beyond asking which mode is on.
+ */
+export function prepareAppleConnection(): void {
+  if (preparedApple) return;
+  preparedApple = (async () => {
+    const answer = await request(appleConnectResponseSchema, 'GET', '/api/auth/apple/connect?prepare=1');
+    if (answer.useRedirect) return undefined;
+    const kit = await loadMusicKit(answer.musicKitScriptUrl ?? MUSICKIT_URL);
+    await kit.configure({ developerToken: answer.token, app: { name: 'Crossfade', build: '1' } });
+    return kit;
+  })();
+  // A failed preparation is tried again by the next page, and the click falls back to the slow path.
+  preparedApple.catch(() => {
+    preparedApple = undefined;
+  });
 }
 
 export async function endConnection(service: ServiceId): Promise<void> {
@@ -57,7 +90,7 @@ function musicKit(): MusicKitGlobal | undefined {
     : undefined;
 }
 
-function loadMusicKit(): Promise<MusicKitGlobal> {
+function loadMusicKit(scriptUrl: string): Promise<MusicKitGlobal> {
   const ready = musicKit();
   if (ready) return Promise.resolve(ready);
   return new Promise((resolve, reject) => {
@@ -71,7 +104,7 @@ function loadMusicKit(): Promise<MusicKitGlobal> {
       { once: true },
     );
     const script = document.createElement('script');
-    script.src = MUSICKIT_URL;
+    script.src = scriptUrl;
     script.async = true;
     script.onerror = () => reject(new Error('MusicKit did not load'));
     document.head.append(script);
@@ -79,8 +112,8 @@ function loadMusicKit(): Promise<MusicKitGlobal> {
 }
 
 /** MusicKit on the Web asks the person to sign in to Apple and hands back the Music User Token. */
-async function authorizeWithMusicKit(developerToken: string): Promise<string> {
-  const kit = await loadMusicKit();
+async function authorizeWithMusicKit(developerToken: string, scriptUrl: string): Promise<string> {
+  const kit = await loadMusicKit(scriptUrl);
   await kit.configure({ developerToken, app: { name: 'Crossfade', build: '1' } });
   return kit.getInstance().authorize();
 }

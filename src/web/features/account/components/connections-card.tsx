@@ -1,8 +1,9 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { AccountProfile } from '../../../../shared/api/account';
 import { SERVICE_LABELS, type ServiceId } from '../../../../shared/services';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { prepareAppleConnection } from '../../connections/service-connection';
 import { formatDate } from '../account-api';
 import { connectFromAccount, disconnectFromAccount } from '../account-connections';
 
@@ -10,6 +11,10 @@ const SERVICES: ServiceId[] = ['spotify', 'apple'];
 
 export function ConnectionsCard({ profile }: { profile: AccountProfile }) {
   const [busy, setBusy] = useState<ServiceId | null>(null);
+  const appleButtonShown = !profile.connections.some((connection) => connection.service === 'apple');
+  useEffect(() => {
+    if (appleButtonShown) prepareAppleConnection();
+  }, [appleButtonShown]);
   const run = async (service: ServiceId, action: (service: ServiceId) => Promise<void>) => {
     setBusy(service);
     try {

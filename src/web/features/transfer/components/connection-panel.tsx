@@ -1,10 +1,12 @@
 import { CheckCircle2, CircleSlash } from 'lucide-react';
+import { useEffect } from 'react';
 import { Link } from 'wouter';
 import { SERVICE_LABELS, type ServiceId } from '../../../../shared/services';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import type { AuthState } from '../../../hooks/use-auth';
 import { paths } from '../../../lib/paths';
+import { prepareAppleConnection } from '../../connections/service-connection';
 import { connectService, disconnectService } from '../service-connections';
 
 const SERVICES: ServiceId[] = ['spotify', 'apple'];
@@ -14,6 +16,10 @@ export const isConnected = (auth: AuthState, service: ServiceId) =>
 
 /** Spec section 2 step 1: Connected, or Not connected with a Connect button, per service. */
 export function ConnectionPanel({ auth, busy }: { auth: AuthState; busy: boolean }) {
+  const appleButtonShown = auth.isAuthenticated && !auth.status.appleConnected;
+  useEffect(() => {
+    if (appleButtonShown) prepareAppleConnection();
+  }, [appleButtonShown]);
   return (
     <Card>
       <CardHeader>
