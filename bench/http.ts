@@ -201,11 +201,11 @@ async function benchApp(
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const idleRss = rssMb(app.child);
     const { cookie, matchSetId, results } = await prepareSignedIn(url);
-    // The floor again, right before this app's routes: a shared machine's load drifts during a run.
-    const floorNow = await load(floorUrl);
-    const floor = { ...floorNow, perSecond: (floorNow.perSecond + firstFloor.perSecond) / 2 };
+    // The floor again, right before this app's routes: on a shared machine the load drifts during a run,
+    // so each app is compared with the floor measured next to it.
+    const floor = await load(floorUrl);
     console.log(
-      `\n${label}: floor now ${floorNow.perSecond.toFixed(0)} req/s; ratios below are to the mean of the two floor runs (${floor.perSecond.toFixed(0)} req/s)`,
+      `\n${label}: floor now ${floor.perSecond.toFixed(0)} req/s (first run ${firstFloor.perSecond.toFixed(0)})`,
     );
     const rows: [string, LoadResult][] = [
       ['anonymous GET /api/auth/status', await load(`${url}/api/auth/status`)],
