@@ -12,16 +12,6 @@ const ALLOWED: readonly AllowEntry[] = [
     file: 'src/server/routes/auth-routes.ts',
     todo: 'TODO(issue 10, security): auth-routes.ts is being reworked and its SQL moved into auth services; remove this entry after that merge.',
   },
-  {
-    rule: 'sandbox-imports-server',
-    file: 'src/sandbox/sandbox-keys.ts',
-    todo: 'TODO(issue 12, emulators): sandbox-keys.ts stops importing the production Apple client; remove this entry after that merge.',
-  },
-  {
-    rule: 'import-cycle',
-    file: 'src/sandbox/apple/library.ts',
-    todo: 'TODO(issue 12, emulators): library.ts and wire.ts import each other; remove this entry once the Apple emulator is split.',
-  },
 ];
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -81,7 +81,8 @@ async function main(): Promise<void> {
     settings.SANDBOX_APPLE_ROOT === '1' || process.argv.includes('--apple-root')
       ? serve(
           { fetch: appleRoot.fetch, hostname: settings.SANDBOX_HOST, port: settings.SANDBOX_APPLE_PORT },
-          (info) => console.log(`  ${'Apple at root'.padEnd(17)} http://${settings.SANDBOX_HOST}:${info.port}/v1`),
+          (info) =>
+            console.log(`  ${'Apple at root'.padEnd(17)} http://${settings.SANDBOX_HOST}:${info.port}/v1`),
         )
       : undefined;
   const stop = () => {

@@ -78,7 +78,6 @@ async function createOnce(
   }
 }
 
-
 export function createTransferJobHandler(deps: AppDeps) {
   return async ({ transferId }: TransferJobPayload, context: JobContext) => {
     const [transfer] = await deps.db.select().from(transfers).where(eq(transfers.id, transferId));

@@ -3,7 +3,7 @@ import type { AccountProfile } from '../../../../shared/api/account';
 import { SERVICE_LABELS, type ServiceId } from '../../../../shared/services';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { prepareAppleConnection } from '../../connections/service-connection';
+import { prepareAppleConnection } from '../../connections';
 import { formatDate } from '../account-api';
 import { connectFromAccount, disconnectFromAccount } from '../account-connections';
 

@@ -6,7 +6,7 @@ import { Button, buttonClasses } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import type { AuthState } from '../../../hooks/use-auth';
 import { paths } from '../../../lib/paths';
-import { prepareAppleConnection } from '../../connections/service-connection';
+import { prepareAppleConnection } from '../../connections';
 import { connectService, disconnectService } from '../service-connections';
 
 const SERVICES: ServiceId[] = ['spotify', 'apple'];
