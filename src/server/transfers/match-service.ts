@@ -59,7 +59,8 @@ export async function getMatchSetView(
   const set = await ownedSet(deps, userId, matchSetId);
   let status = set.status;
   let error: string | null = null;
-  if (status === 'matching' && set.jobId) {
+  // A failed run shows the job's stored reason, whether the set or only its job has been marked failed.
+  if ((status === 'matching' || status === 'failed') && set.jobId) {
     const [job] = await deps.db
       .select({ status: jobs.status, error: jobs.error })
       .from(jobs)

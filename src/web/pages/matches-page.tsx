@@ -1,23 +1,27 @@
 import { ArrowLeft, ArrowRight } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import type { JobView } from '../../shared/api/transfer';
+import type { PlaylistSummary } from '../../shared/api/playlists';
+import { EMPTY_PLAYLIST_MESSAGE, FOLLOWED_PLAYLIST_MESSAGE, type JobView } from '../../shared/api/transfer';
 import { SERVICE_LABELS } from '../../shared/services';
 import { Alert } from '../components/ui/alert';
 import { Button, buttonClasses } from '../components/ui/button';
 import { Card, CardContent } from '../components/ui/card';
 import { Spinner } from '../components/ui/spinner';
 import { Switch } from '../components/ui/switch';
+import { CsvImportButton } from '../features/transfer/components/csv-import-button';
 import { JobProgressBar } from '../features/transfer/components/job-progress-bar';
 import { MatchList } from '../features/transfer/components/match-list';
 import { WizardPage } from '../features/transfer/components/wizard-page';
 import {
   applyWizardHandoff,
+  CREATE_PLAYLIST_REQUIRED,
   enterStep,
   goToStep,
   restoreMatchSet,
   runMatching,
   runTransfer,
+  selectPlaylist,
 } from '../features/transfer/wizard-actions';
 import { matchResults, WIZARD_ERRORS } from '../features/transfer/wizard-state';
 import { useWizard, wizardStore } from '../features/transfer/wizard-store';
@@ -58,6 +62,12 @@ export default function MatchesPage() {
     })();
   }, [playlist]);
 
+  const importInstead = (imported: PlaylistSummary) => {
+    attemptedFor.current = null;
+    selectPlaylist(imported);
+    wizardStore.update({ matchSet: null });
+  };
+
   const transfer = async () => {
     setTransferring(true);
     await runTransfer(setTransferJob, navigate);
@@ -94,7 +104,12 @@ export default function MatchesPage() {
         {wizard.error ? (
           <Alert variant="destructive">
             <p>{wizard.error}</p>
-            {rows.length === 0 && !wizard.loading ? (
+            {wizard.error === FOLLOWED_PLAYLIST_MESSAGE ? (
+              // Retrying can never read someone else's playlist: the way forward is a file import.
+              <div className="mt-3">
+                <CsvImportButton onImported={importInstead} />
+              </div>
+            ) : rows.length === 0 && !wizard.loading ? (
               <Button
                 variant="outline"
                 size="sm"
@@ -111,6 +126,15 @@ export default function MatchesPage() {
         ) : null}
         {wizard.loading && !matching && !transferring && rows.length === 0 ? (
           <Spinner label="Loading matches" />
+        ) : null}
+        {wizard.matchSet?.status === 'ready' && rows.length === 0 ? (
+          <Alert>
+            <p>{EMPTY_PLAYLIST_MESSAGE}</p>
+            <Link href={paths.playlists} className={buttonClasses('outline', 'sm', 'mt-3')}>
+              <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+              Pick another playlist
+            </Link>
+          </Alert>
         ) : null}
         {rows.length > 0 ? (
           <>
@@ -132,6 +156,11 @@ export default function MatchesPage() {
                     Create playlist in destination <span className="text-slate-600">(required)</span>
                   </label>
                 </div>
+                {wizard.createPlaylist ? null : (
+                  <p role="alert" className="text-sm font-medium text-red-700">
+                    {CREATE_PLAYLIST_REQUIRED.description}
+                  </p>
+                )}
                 <div className="flex items-start gap-3">
                   <input
                     id={includeId}
@@ -165,7 +194,7 @@ export default function MatchesPage() {
           </Button>
           <Button
             onClick={() => void transfer()}
-            disabled={!wizard.createPlaylist || wizard.loading || transferring || rows.length === 0}
+            disabled={wizard.loading || transferring || rows.length === 0}
           >
             {transferring ? 'Transferring…' : 'Transfer Playlist'}
             <ArrowRight aria-hidden="true" className="h-4 w-4" />
