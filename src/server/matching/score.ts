@@ -236,6 +236,18 @@ export function scoreCandidate(
   };
 }
 
+const AGREEING_REASONS = new Set(['ISRC match', 'same title', 'same artists']);
+
+/**
+ * Why a track has no match, said from its closest candidate: the disagreements only ("different version:
+ * live", "artists 35% similar"), never a reason that agreed such as "same title".
+ */
+export function unmatchedReasons(closest: Pick<ScoredCandidate, 'confidence' | 'reasons'> | undefined) {
+  if (!closest) return ['no candidates found'];
+  const disagreements = closest.reasons.filter((reason) => !AGREEING_REASONS.has(reason));
+  return [`no confident match (the closest candidate scored ${closest.confidence})`, ...disagreements];
+}
+
 function compareScored(a: ScoredCandidate, b: ScoredCandidate): number {
   if (a.confidence !== b.confidence) return b.confidence - a.confidence;
   if (a.sameVersion !== b.sameVersion) return a.sameVersion ? -1 : 1;
