@@ -14,6 +14,7 @@ import { JobProgressBar } from '../features/transfer/components/job-progress-bar
 import { MatchList } from '../features/transfer/components/match-list';
 import { WizardPage } from '../features/transfer/components/wizard-page';
 import {
+  acceptReviewRows,
   applyWizardHandoff,
   CREATE_PLAYLIST_REQUIRED,
   enterStep,
@@ -142,6 +143,18 @@ export default function MatchesPage() {
               {rows.length} tracks: {summary.accepted} accepted, {summary.review} to review,{' '}
               {summary.unmatched} unmatched, {summary.skipped} skipped.
             </p>
+            {summary.review > 0 ? (
+              <Alert>
+                <p>
+                  {summary.review === 1 ? '1 match is' : `${summary.review} matches are`} waiting for your
+                  review: likely the same song, but not certain. They are not added until you accept them
+                  (open a track to check it).
+                </p>
+                <Button variant="outline" size="sm" className="mt-2" onClick={() => void acceptReviewRows()}>
+                  Accept all {summary.review} in review
+                </Button>
+              </Alert>
+            ) : null}
             <MatchList rows={rows} destinationLabel={destinationLabel} />
             <Card>
               <CardContent className="grid gap-4 pt-5 sm:pt-6">
