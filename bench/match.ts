@@ -40,6 +40,7 @@ interface Figures {
   wrongByVariant: Map<string, number>;
   falseAccepts: TrackMatch[];
   misses: TrackMatch[];
+  absentMatches: TrackMatch[];
 }
 
 function evaluate(dataset: MatchDataset, matches: TrackMatch[]): Figures {
@@ -59,6 +60,7 @@ function evaluate(dataset: MatchDataset, matches: TrackMatch[]): Figures {
     wrongByVariant: new Map(),
     falseAccepts: [],
     misses: [],
+    absentMatches: [],
   };
   for (const match of matches) {
     const truth = dataset.truth.get(match.sourceId);
@@ -68,6 +70,7 @@ function evaluate(dataset: MatchDataset, matches: TrackMatch[]): Figures {
     if (!truth.present && match.best && match.status !== 'unmatched') {
       const variant = variants.get(match.best.track.id)?.variant ?? 'unknown';
       figures.absentProposed.set(variant, (figures.absentProposed.get(variant) ?? 0) + 1);
+      figures.absentMatches.push(match);
     }
     if (match.status === 'accepted' && match.best) {
       figures.accepted++;
@@ -241,6 +244,7 @@ async function main(): Promise<void> {
   const examples = Number(values.examples);
   printExamples('false accepts', figures.falseAccepts, examples);
   printExamples('missed', figures.misses, examples);
+  printExamples('proposed for absent songs', figures.absentMatches, examples);
 }
 
 await main();
