@@ -273,7 +273,7 @@ describe('matching, fixing and transferring', () => {
     });
     expect(again.status).toBe(402);
     expect(message(again.body)).toMatch(
-      /^The Free plan includes 1 transfer a month; yours resets in \d+ days? \(\d{4}-\d{2}-\d{2}\)\. Upgrade to Pro for unlimited transfers: see \/pricing\.$/,
+      /^The Free plan includes 1 transfer a month; yours resets in 29 days \(\d{4}-\d{2}-\d{2}\)\. Upgrade to Pro for unlimited transfers: see \/pricing\.$/,
     );
     const usage = await client.get('/api/usage');
     expect(usage.body).toMatchObject({ plan: 'free', transfersUsed: 1, transfersAllowed: 1 });

@@ -13,6 +13,7 @@ import { CsvImportButton } from '../features/transfer/components/csv-import-butt
 import { JobProgressBar } from '../features/transfer/components/job-progress-bar';
 import { MatchList } from '../features/transfer/components/match-list';
 import { WizardPage } from '../features/transfer/components/wizard-page';
+import { WithPricingLink } from '../features/transfer/upgrade-toast';
 import {
   acceptReviewRows,
   applyWizardHandoff,
@@ -104,7 +105,9 @@ export default function MatchesPage() {
       <div className="grid gap-6">
         {wizard.error ? (
           <Alert variant="destructive">
-            <p>{wizard.error}</p>
+            <p>
+              <WithPricingLink message={wizard.error} />
+            </p>
             {wizard.error === FOLLOWED_PLAYLIST_MESSAGE ? (
               // Retrying can never read someone else's playlist: the way forward is a file import.
               <div className="mt-3">
