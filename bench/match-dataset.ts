@@ -39,7 +39,8 @@ export type DecoyKind =
   | 'clean'
   | 'karaoke'
   | 'sped_up'
-  | 'slowed';
+  | 'slowed'
+  | 'cover';
 export type DestinationVariant = 'original' | DecoyKind;
 
 export interface DestinationTrack extends NormalizedTrack {
@@ -55,7 +56,7 @@ export interface TruthEntry {
   /** Destination ids that are the same recording (the copy of this row, or of an identical row on another release). */
   acceptableIds: string[];
   /** Why it is absent: removed entirely, or only other versions of it remain. */
-  absence?: 'removed' | 'only-decoys';
+  absence?: 'removed' | 'only-decoys' | 'unmarked-decoys';
 }
 
 export interface MatchDataset {
@@ -77,6 +78,12 @@ export interface DatasetOptions {
   decoyShare?: number;
   /** Share of sources that carry an ISRC (0 measures metadata matching alone). */
   isrcShare?: number;
+  /**
+   * Share of the removed sources that leave one "unmarked" decoy behind: a cover, karaoke, sped-up or live
+   * recording whose title is the original's word for word, so only the credits, the album and the length
+   * tell it apart (the wrong versions real catalogs propose when the original is missing).
+   */
+  unmarkedDecoyShare?: number;
 }
 
 interface CsvRow {
@@ -230,6 +237,69 @@ function makeDecoy(
   };
 }
 
+const KARAOKE_ARTISTS = ['Sing2Piano', 'Ameritz Karaoke Band', 'Party Tyme Karaoke', 'The Karaoke Channel'];
+const UNMARKED_KINDS = ['cover', 'karaoke', 'sped_up', 'live'] as const;
+
+/** A different recording with the original's exact title: credits, album and length are the evidence. */
+function makeUnmarkedDecoy(
+  template: DestinationTrack,
+  source: NormalizedTrack,
+  kind: (typeof UNMARKED_KINDS)[number],
+  index: number,
+  random: () => number,
+): DestinationTrack {
+  const primary = source.artists[0] ?? 'Unknown';
+  let artists = template.artists;
+  let album = template.album;
+  let durationMs = template.durationMs;
+  const shift = (low: number, high: number) => Math.round(low + random() * (high - low));
+  switch (kind) {
+    case 'cover':
+      artists = [
+        pick(random, [
+          `${primary} Tribute Band`,
+          'The Cover Collective',
+          `Tribute to ${primary}`,
+          'Vitamin Quartet',
+        ]),
+      ];
+      album = pick(random, [`A Tribute to ${primary}`, 'Covers, Vol. 2', `${source.album} (Covers)`]);
+      durationMs += shift(-12_000, 12_000);
+      break;
+    case 'karaoke':
+      artists = [pick(random, KARAOKE_ARTISTS)];
+      album = pick(random, [
+        `Karaoke Hits of ${primary}`,
+        'Sing Like the Stars (Karaoke)',
+        `${primary} Karaoke`,
+      ]);
+      durationMs += shift(-2_000, 2_000);
+      break;
+    case 'sped_up':
+      artists = random() < 0.5 ? [...template.artists, 'sped up nightcore'] : template.artists;
+      album = pick(random, [`${source.album} (Sped Up)`, 'Sped Up Hits 2024', `${source.album} [sped up]`]);
+      durationMs = Math.round(durationMs * (0.78 + random() * 0.08));
+      break;
+    case 'live':
+      album = pick(random, [`Live at ${pick(random, VENUES)}`, `${source.album} (Live)`, `${primary} Live`]);
+      durationMs += shift(6_000, 40_000);
+      break;
+  }
+  const id = `u${(1_000_000_000 + index).toString()}`;
+  return {
+    id,
+    uri: id,
+    name: template.name,
+    artists,
+    album,
+    durationMs: Math.max(1_000, durationMs),
+    isrc: makeIsrc(random),
+    ...(template.explicit !== undefined ? { explicit: template.explicit } : {}),
+    originId: source.id,
+    variant: kind,
+  };
+}
+
 const DECOY_KINDS: readonly DecoyKind[] = [
   'live',
   'remix',
@@ -308,7 +378,7 @@ export function buildMatchDataset(options: DatasetOptions = {}): MatchDataset {
   if (options.limit !== undefined) sources = sources.slice(0, options.limit);
 
   const destination: DestinationTrack[] = [];
-  const absence = new Map<string, 'removed' | 'only-decoys'>();
+  const absence = new Map<string, NonNullable<TruthEntry['absence']>>();
   let decoyIndex = 0;
   sources.forEach((source, index) => {
     const roll = random();
@@ -326,6 +396,17 @@ export function buildMatchDataset(options: DatasetOptions = {}): MatchDataset {
     const kinds = shuffle([...DECOY_KINDS], random).slice(0, 1 + Math.floor(random() * 3));
     if (source.explicit) kinds.push('clean');
     for (const kind of kinds) destination.push(makeDecoy(original, source, kind, decoyIndex++, random));
+  });
+
+  // Unmarked decoys draw from their own generator, so the rest of the data set stays as it was.
+  const decoyRandom = seededRandom((options.seed ?? 20_260_222) ^ 0x5eed);
+  const unmarkedShare = options.unmarkedDecoyShare ?? 0.6;
+  sources.forEach((source, index) => {
+    if (absence.get(source.id) !== 'removed' || decoyRandom() >= unmarkedShare) return;
+    const template = toAppleTrack(source, index, decoyRandom);
+    const kind = pick(decoyRandom, UNMARKED_KINDS);
+    destination.push(makeUnmarkedDecoy(template, source, kind, decoyIndex++, decoyRandom));
+    absence.set(source.id, 'unmarked-decoys');
   });
 
   // Identical rows on other releases (the single and the album) are the same recording: either is right.

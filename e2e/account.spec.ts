@@ -35,7 +35,7 @@ test('the account page shows the profile, the plan usage and an empty history', 
   const usage = card(page, 'Plan and usage');
   await expect(usage).toContainText('Free');
   await expect(usage).toContainText('0 of 1 used');
-  await expect(usage).toContainText('Your next transfer starts a new 30-day period');
+  await expect(usage).toContainText('Your next transfer starts a new month');
   await expect(card(page, 'Transfer history')).toContainText('No transfers yet.');
   await expect(page.getByRole('link', { name: 'Vault+ backups' })).toHaveAttribute('href', '/vault');
   await expectAxeClean(page);

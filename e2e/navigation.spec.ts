@@ -16,8 +16,9 @@ test('home page pitches the product and Get Started leads to the transfer wizard
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Transfer Playlists');
 });
 
-test('an unknown path shows the 404 page', async ({ page }) => {
-  await page.goto('/this/route/does/not/exist');
+test('an unknown path shows the 404 page, with HTTP status 404', async ({ page }) => {
+  const response = await page.goto('/this/route/does/not/exist');
+  expect(response?.status()).toBe(404);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('404 Page Not Found');
   await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
 });

@@ -81,3 +81,17 @@ test('Skip Chat goes to /transfer', async ({ page }) => {
     .poll(() => events.map((event) => event.event), { timeout: 15_000 })
     .toContain('onboarding_skipped');
 });
+
+test('asking for a backup leads to /vault, whatever the assistant replies', async ({ page }) => {
+  await page.goto('/onboarding');
+  await waitForReply(page, 1);
+  await composer(page).fill('Hello');
+  await sendButton(page).click();
+  await waitForReply(page, 3);
+  await composer(page).fill('I need a backup of everything');
+  await sendButton(page).click();
+  await waitForReply(page, 5);
+  const card = page.getByRole('region', { name: "You're all set" });
+  await card.getByRole('button', { name: 'Complete' }).click();
+  await expect(page).toHaveURL(/\/vault$/);
+});

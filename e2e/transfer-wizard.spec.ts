@@ -195,12 +195,17 @@ test('a signed-up user connects both services, reviews Road Trip, transfers it a
   await waitForMatches(page);
   await expect(page.getByText(/^\d+ tracks: .* 1 skipped\.$/)).toBeVisible();
 
-  // The required option: Transfer Playlist is disabled while it is off.
+  // The required option: with it off the page says why nothing can be transferred (the spec's words),
+  // and pressing Transfer says it again instead of doing nothing.
   const createSwitch = page.getByRole('switch', { name: /Create playlist in destination/ });
+  const required = "Please enable the 'Create playlist in destination' option to continue.";
   await createSwitch.click();
-  await expect(page.getByRole('button', { name: 'Transfer Playlist' })).toBeDisabled();
+  await expect(page.getByRole('alert').filter({ hasText: required })).toBeVisible();
+  await page.getByRole('button', { name: 'Transfer Playlist' }).click();
+  await expectToast(page, 'Create playlist option is required', required);
+  await expect(page).toHaveURL(/\/matches$/);
   await createSwitch.click();
-  await expect(page.getByRole('button', { name: 'Transfer Playlist' })).toBeEnabled();
+  await expect(page.getByRole('alert').filter({ hasText: required })).toHaveCount(0);
 
   const summary = await page.getByText(/^\d+ tracks: /).textContent();
   const totalTracks = Number(/^(\d+) tracks/.exec(summary ?? '')?.[1]);

@@ -79,6 +79,11 @@ describe('npm run crossfade -- match-files', () => {
       expect(lines[2]).toMatchObject({ destinationId: '1500000003' });
       expect(lines[3]).toMatchObject({ destinationId: null });
       for (const line of lines) expect(line.confidence).toBeGreaterThanOrEqual(0);
+      // Only what a transfer writes without review (the accept band) has a destinationId.
+      for (const line of lines) {
+        if (line.destinationId !== null) expect(line).toMatchObject({ status: 'accepted' });
+        else expect(line.status).not.toBe('accepted');
+      }
       expect(lines[0].confidence).toBeGreaterThanOrEqual(90);
       expect(result.stderr).toMatch(
         /4 sources against 3 catalog tracks on (apple|spotify): 3 matched, 1 unmatched/,

@@ -169,11 +169,17 @@ export async function runMatchFiles(args: string[]): Promise<number> {
     let matched = 0;
     const out: string[] = [];
     for (const match of matches) {
-      // What a transfer would add: accepted and review-band matches (the same version, fuzzier metadata).
-      const destinationId = match.status === 'unmatched' ? null : (match.best?.track.id ?? null);
+      // What a transfer adds without anyone's review: the accept band only (decision 0006). Review-band
+      // proposals wait for a person, so they are null here, with their confidence and status kept.
+      const destinationId = match.status === 'accepted' ? (match.best?.track.id ?? null) : null;
       if (destinationId) matched++;
       out.push(
-        JSON.stringify({ sourceId: match.sourceId, destinationId, confidence: Math.round(match.confidence) }),
+        JSON.stringify({
+          sourceId: match.sourceId,
+          destinationId,
+          confidence: Math.round(match.confidence),
+          status: match.status,
+        }),
       );
       if (out.length >= 1000) process.stdout.write(`${out.splice(0).join('\n')}\n`);
     }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { isAppPage } from '../shared/app-pages';
 import type { AppDeps, AppEnv } from './app-context';
 import { ApiError, renderError } from './http/errors';
 import { requestContext } from './http/request-context';
@@ -77,8 +78,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
       '*',
       serveStatic({ root: webRoot, rewriteRequestPath: (path) => (path === '/' ? '/index.html' : path) }),
     );
-    // Client-side routes: every other GET answers the app shell, so deep links and reloads work.
-    app.get('*', (c) => c.html(indexHtml));
+    // Client-side routes: the app's pages answer the app shell, so deep links and reloads work; any
+    // other path gets the same shell (which shows the 404 page) with status 404.
+    app.get('*', (c) => c.html(indexHtml, isAppPage(c.req.path) ? 200 : 404));
   } else {
     app.get('*', (c) =>
       c.text(

@@ -1,5 +1,6 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
 import { z } from 'zod';
+import { onboardingRouteFor as routeFromMessages } from '../../shared/onboarding-routing';
 import {
   type AiEngine,
   type AiLogger,
@@ -18,7 +19,6 @@ import {
 import { inventedNumbers } from './insight-numbers';
 import { LocalAiEngine } from './local-engine';
 import { ModelAnswerError, type ModelFailureReason, parseModelJson } from './model-answer';
-import { routeFromMessages } from './onboarding-routing';
 import {
   breakTieSystem,
   breakTieUser,

@@ -2,11 +2,11 @@ import { AnthropicAiEngine } from './anthropic-engine';
 import type { AiEngine, AiLogger } from './engine';
 import { LocalAiEngine } from './local-engine';
 
+export { onboardingRouteFor as routeFromMessages } from '../../shared/onboarding-routing';
 export { AnthropicAiEngine, DEFAULT_AI_TIMEOUT_MS, DEFAULT_ANTHROPIC_MODEL } from './anthropic-engine';
 export * from './engine';
 export { LocalAiEngine } from './local-engine';
 export { createMatchingTieBreaker, summarizeTrack } from './matching-tie-breaker';
-export { routeFromMessages } from './onboarding-routing';
 
 export interface AiSettings {
   /** With a key the Anthropic engine runs (falling back to local per call); without one, the local engine. */

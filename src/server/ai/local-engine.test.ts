@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { onboardingRouteFor as routeFromMessages } from '../../shared/onboarding-routing';
 import type { CandidateSummary, ChatMessage, MergeInsightInput, TrackSummary } from './engine';
 import { inventedNumbers } from './insight-numbers';
 import { LocalAiEngine } from './local-engine';
 import { classifyIntent } from './local-onboarding';
-import { routeFromMessages } from './onboarding-routing';
 
 const engine = new LocalAiEngine();
 

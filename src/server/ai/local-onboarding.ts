@@ -1,5 +1,5 @@
+import { onboardingRouteFor as routeFromMessages } from '../../shared/onboarding-routing';
 import type { ChatMessage, OnboardingReply, OnboardingReplyInput } from './engine';
-import { routeFromMessages } from './onboarding-routing';
 
 /**
  * The local onboarding assistant: a keyword intent classifier over the person's last message and a fixed,

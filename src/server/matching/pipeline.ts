@@ -8,6 +8,7 @@ import {
   rankCandidates,
   type ScoredCandidate,
   statusFor,
+  unmatchedReasons,
   VERSION_MISMATCH_CAP,
 } from './score';
 import { buildStrategies, queryKey } from './strategies';
@@ -190,7 +191,7 @@ function buildMatch(source: PreparedTrack, ranked: ScoredCandidate[]): TrackMatc
     candidates: ranked.slice(0, MAX_CANDIDATES),
     confidence,
     status,
-    reasons: top ? [...top.reasons] : ['no candidates found'],
+    reasons: status === 'unmatched' ? unmatchedReasons(top) : [...(top?.reasons ?? [])],
   };
 }
 
@@ -202,7 +203,13 @@ async function applyTieBreaker(match: TrackMatch, tieBreaker: TieBreaker): Promi
   if (!answer) return match;
   const reason = `tie-breaker: ${answer.reason}`;
   if (answer.chosenId === null) {
-    return { ...match, best: null, confidence: 0, status: 'unmatched', reasons: [...match.reasons, reason] };
+    return {
+      ...match,
+      best: null,
+      confidence: 0,
+      status: 'unmatched',
+      reasons: [...unmatchedReasons(first), reason],
+    };
   }
   const chosen = match.candidates.find((c) => c.track.id === answer.chosenId);
   if (!chosen) return match;

@@ -54,6 +54,21 @@ const ALBUM_KINDS: ReadonlySet<VersionKind> = new Set<VersionKind>([
   'acoustic',
 ]);
 
+const ARTIST_VERSION_WORDS: readonly [RegExp, VersionKind][] = [
+  [/karaoke/, 'karaoke'],
+  [/\b(?:tribute|covers?)\b/, 'cover'],
+  [/\b(?:nightcore|sped up)\b/, 'sped_up'],
+  [/\bslowed\b/, 'slowed'],
+];
+
+function artistVersionKinds(artistKeys: readonly string[]): VersionKind[] {
+  const kinds: VersionKind[] = [];
+  for (const [pattern, kind] of ARTIST_VERSION_WORDS) {
+    if (artistKeys.some((key) => pattern.test(key))) kinds.push(kind);
+  }
+  return kinds;
+}
+
 const NO_HARD: ReadonlyMap<HardVersionKind, string> = new Map();
 const NO_SOFT: ReadonlyMap<SoftVersionKind, string> = new Map();
 const EXPLICIT_LABELS: readonly string[] = ['explicit'];
@@ -111,7 +126,9 @@ function buildPrepared(track: NormalizedTrack): PreparedTrack {
   let tags: readonly VersionTag[] = parsedTitle.tags;
   const extra: VersionTag[] = [];
   for (const tag of parsedAlbum.tags) if (ALBUM_KINDS.has(tag.kind)) extra.push(tag);
-  if (artistKeys.some((k) => k.includes('karaoke'))) extra.push({ kind: 'karaoke', detail: '' });
+  // Credits that name the kind of recording: "Party Tyme Karaoke", "X Tribute Band", "The Cover
+  // Collective", "sped up nightcore".
+  for (const kind of artistVersionKinds(artistKeys)) extra.push({ kind, detail: '' });
   if (extra.length > 0) {
     const merged = [...tags];
     for (const tag of extra) if (!merged.some((t) => t.kind === tag.kind)) merged.push(tag);

@@ -173,6 +173,44 @@ describe('a different version never stands in for the original', () => {
     expect(statusFor(cleanSource.confidence)).toBe('review');
   });
 
+  // The wrong versions real catalogs propose when the original is missing carry the original's exact
+  // title: the credits, the album and the length are the evidence, and none may reach the review band.
+  it.each([
+    ['a tribute band', { artists: ['James Arthur Tribute Band'], album: 'A Tribute to James Arthur' }],
+    ['a cover collective', { artists: ['The Cover Collective'], album: 'Covers, Vol. 2' }],
+    ['a karaoke label', { artists: ['Sing2Piano'], album: 'Karaoke Hits of James Arthur' }],
+    ['a karaoke album by the same name', { artists: ['James Arthur'], album: 'James Arthur Karaoke' }],
+    ['a sped-up compilation', { artists: ['James Arthur'], album: 'Sped Up Hits 2024', durationMs: 170_000 }],
+    [
+      'sped-up credits',
+      { artists: ['James Arthur', 'sped up nightcore'], album: 'YOU', durationMs: 190_000 },
+    ],
+    ['a live album', { artists: ['James Arthur'], album: 'James Arthur Live', durationMs: 222_000 }],
+    [
+      'a longer cut with nothing else to tell',
+      { artists: ['James Arthur'], album: 'YOU', durationMs: 220_000 },
+    ],
+  ])('does not propose %s for an untagged original', (_label, fields) => {
+    const scored = spotifyAndApple(
+      { name: 'Falling Like The Stars', artists: ['James Arthur'], album: 'YOU', durationMs: 200_000 },
+      { name: 'Falling Like The Stars', durationMs: 201_000, ...fields },
+    );
+    expect(scored.confidence).toBeLessThan(REVIEW_THRESHOLD);
+  });
+
+  it('still accepts the original from a compilation or with a trusted ISRC', () => {
+    const fromHits = spotifyAndApple(
+      { name: 'Falling Like The Stars', artists: ['James Arthur'], album: 'YOU' },
+      { name: 'Falling Like The Stars', artists: ['James Arthur'], album: 'Greatest Hits' },
+    );
+    expect(fromHits.confidence).toBeGreaterThanOrEqual(ACCEPT_THRESHOLD);
+    const transliterated = spotifyAndApple(
+      { name: 'Море', artists: ['Громов Алина'], isrc: 'RUA1D2300001' },
+      { name: 'Море', artists: ['Alina Gromova'], isrc: 'RUA1D2300001' },
+    );
+    expect(transliterated.confidence).toBeGreaterThanOrEqual(ACCEPT_THRESHOLD);
+  });
+
   it('reads a live album as a live recording even when the title says nothing', () => {
     const scored = spotifyAndApple(
       { name: 'Wonderwall', artists: ['Oasis'], album: '(What’s the Story) Morning Glory?' },

@@ -14,6 +14,12 @@ const DURATION_REVIEW_CAP = 80;
 const UNCERTAIN_VERSION_CAP = 85;
 const DURATION_REJECT_LIMIT_MS = 30_000;
 const DURATION_REJECT_CAP = 55;
+/** Further apart than this is another cut or speed (live, sped up, an edit): below the review band. */
+const DURATION_OTHER_CUT_MS = 15_000;
+const DURATION_OTHER_CUT_CAP = 65;
+/** Artists this unlike perform another recording (a cover, a karaoke take) or another song. */
+const OTHER_PERFORMER_SIMILARITY = 0.5;
+const OTHER_PERFORMER_CAP = 65;
 const DURATION_FULL_MS = 1_500;
 const DURATION_ZERO_MS = 6_500;
 const SOFT_VERSION_PENALTY = 3;
@@ -213,8 +219,14 @@ export function scoreCandidate(
 
   if (durationDeltaMs !== null && durationDeltaMs > DURATION_REJECT_LIMIT_MS) {
     confidence = Math.min(confidence, DURATION_REJECT_CAP);
+  } else if (durationDeltaMs !== null && durationDeltaMs > DURATION_OTHER_CUT_MS && !isrcTrusted) {
+    confidence = Math.min(confidence, DURATION_OTHER_CUT_CAP);
   } else if (durationDeltaMs !== null && durationDeltaMs > DURATION_REVIEW_LIMIT_MS) {
     confidence = Math.min(confidence, DURATION_REVIEW_CAP);
+  }
+  if (!isrcTrusted && !Number.isNaN(artist) && artist < OTHER_PERFORMER_SIMILARITY) {
+    reasons.push('another performer: likely a cover or a different song');
+    confidence = Math.min(confidence, OTHER_PERFORMER_CAP);
   }
   if (versions.review.length > 0) {
     reasons.push(...versions.review);
@@ -234,6 +246,18 @@ export function scoreCandidate(
     isrcMatch,
     durationDeltaMs,
   };
+}
+
+const AGREEING_REASONS = new Set(['ISRC match', 'same title', 'same artists']);
+
+/**
+ * Why a track has no match, said from its closest candidate: the disagreements only ("different version:
+ * live", "artists 35% similar"), never a reason that agreed such as "same title".
+ */
+export function unmatchedReasons(closest: Pick<ScoredCandidate, 'confidence' | 'reasons'> | undefined) {
+  if (!closest) return ['no candidates found'];
+  const disagreements = closest.reasons.filter((reason) => !AGREEING_REASONS.has(reason));
+  return [`no confident match (the closest candidate scored ${closest.confidence})`, ...disagreements];
 }
 
 function compareScored(a: ScoredCandidate, b: ScoredCandidate): number {

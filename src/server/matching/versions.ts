@@ -221,7 +221,7 @@ export function detectVersionTags(folded: string): VersionTag[] {
     hasPhrase(padded, 'made famous')
   )
     addTag(tags, 'karaoke');
-  if (set.has('cover') || set.has('covers')) addTag(tags, 'cover');
+  if (set.has('cover') || set.has('covers') || set.has('tribute')) addTag(tags, 'cover');
   if (
     hasPhrase(padded, 'sped up') ||
     hasPhrase(padded, 'speed up') ||
@@ -473,6 +473,13 @@ export function parseTitle(raw: string): ParsedTitle {
 }
 
 const ALBUM_SUFFIX_RE = /\s+-\s+(?:single|ep)$/i;
+/** Kinds an album's bare name is trusted for (a "Remixes" or "Acoustic" album also holds plain tracks). */
+const ALBUM_NAME_KINDS: ReadonlySet<VersionKind> = new Set<VersionKind>([
+  'karaoke',
+  'cover',
+  'sped_up',
+  'slowed',
+]);
 
 /** Album name without " - Single"/" - EP", edition notes or version segments, plus its version tags. */
 export function parseAlbum(raw: string): { album: string; albumKey: string; tags: readonly VersionTag[] } {
@@ -483,6 +490,11 @@ export function parseAlbum(raw: string): { album: string; albumKey: string; tags
   // Live albums often say so only in their name: "Live at Wembley", "Alive at the Apollo" does not count.
   if (/^(?:live (?:at|in|from|on)|mtv unplugged)\b/.test(folded) || folded.endsWith(' live')) {
     if (!tags.some((t) => t.kind === 'live')) tags = [...tags, { kind: 'live', detail: '' }];
+  }
+  // Compilations of other recordings often say so only in their bare name: "Karaoke Hits of X", "A
+  // Tribute to X", "Covers, Vol. 2", "Sped Up Hits 2024".
+  for (const tag of detectVersionTags(folded)) {
+    if (ALBUM_NAME_KINDS.has(tag.kind) && !tags.some((t) => t.kind === tag.kind)) tags = [...tags, tag];
   }
   return { album: parsed.title, albumKey: folded, tags };
 }

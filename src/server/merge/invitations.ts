@@ -189,7 +189,8 @@ export async function acceptInvitation(
   } catch (error) {
     deps.logger.warn({ err: error }, 'merge result e-mail failed');
   }
-  return merge.response;
+  // The friend reads this answer: they are "you" in it, and the inviter is the friend.
+  return merge.forFriend();
 }
 
 export async function listInvitations(deps: AppDeps, userId: string): Promise<InvitationSummary[]> {

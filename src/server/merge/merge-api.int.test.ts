@@ -135,6 +135,43 @@ describe('POST /api/claude/merge-playlists', () => {
     expect(stored.mixRatio).toEqual([70, 30]);
   });
 
+  it('merges overlapping playlists with true counts: the same playlist twice is every track, 100% shared', async () => {
+    const road = byName('Road Trip');
+    // The spec's body and nothing more: the friend's id as /api/fetch-friend-playlist answered it.
+    const friend = (await sam.post('/api/fetch-friend-playlist', { shareUrl: spotifyLink(road.id) }))
+      .body as { id: string };
+    const answer = await sam.post('/api/claude/merge-playlists', {
+      userPlaylistId: road.id,
+      friendPlaylistId: friend.id,
+      mixRatio: [50, 50],
+      includeBridgeTracks: false,
+    });
+    expect(answer.status, answer.text).toBe(200);
+    const merge = answer.body as MergePlaylistsResponse;
+    const tracks = (
+      (await sam.post('/api/fetch-playlist-tracks', { playlistUrl: spotifyLink(road.id) }))
+        .body as FetchPlaylistTracksResponse
+    ).tracks;
+    const songs = new Set(tracks.map(sameSongKey));
+    expect(merge.tracks).toHaveLength(Math.min(songs.size, 100));
+    expect(merge.tracks.every((t) => t.source === 'both')).toBe(true);
+    const n = merge.tracks.length;
+    expect(merge.insightSummary).toContain(`${n} of the ${n} tracks (100%) are on both playlists`);
+  });
+
+  it('says which side is empty instead of merging nothing', async () => {
+    const answer = await sam.post('/api/claude/merge-playlists', {
+      userPlaylistId: byName('New Playlist').id,
+      friendPlaylistId: byName('Road Trip').id,
+      mixRatio: [50, 50],
+      includeBridgeTracks: false,
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({
+      message: '"New Playlist" has no tracks to merge. Pick a playlist with songs in it, or add some first.',
+    });
+  });
+
   it('leaves bridge tracks out when they are turned off', async () => {
     const answer = await sam.post('/api/claude/merge-playlists', {
       userPlaylistId: byName('Road Trip').id,
@@ -288,6 +325,13 @@ describe('merge invitations', () => {
     expect(accepted.status, accepted.text).toBe(200);
     const merge = accepted.body as MergePlaylistsResponse;
     expect(merge.tracks.length).toBeGreaterThan(0);
+    // Kim reads the answer: Kim is "you" in it and Sam is the friend, in the words and the labels.
+    expect(merge.insightSummary).toContain('50% you / 50% sam');
+    expect(merge.insightSummary).not.toContain('% kim');
+    const kimOnly = merge.tracks.filter((t) => t.source === 'you').map((t) => t.id);
+    const samPage = (await sam.get(`/api/merged-playlists/${merge.newPlaylistId}`)).body as MergedPlaylist;
+    expect(samPage.insightSummary).toContain('50% you / 50% kim');
+    expect(samPage.tracks.filter((t) => t.source === 'friend').map((t) => t.id)).toEqual(kimOnly);
 
     const list = (await sam.get('/api/merge/invitations')).body as InvitationSummary[];
     expect(list.find((entry) => entry.id === invitation.id)).toMatchObject({

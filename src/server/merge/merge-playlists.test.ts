@@ -51,19 +51,99 @@ describe('mergePlaylists', () => {
         ratioArb,
         (you, friend, ratio) => {
           const result = mergePlaylists({ you, friend, mixRatio: ratio, includeBridgeTracks: false });
-          const fromYou = result.entries.filter((e) => e.side === 'you').length;
-          const fromFriend = result.entries.filter((e) => e.side === 'friend').length;
+          const fromYou = result.entries.filter((e) => e.source === 'you').length;
+          const fromFriend = result.entries.filter((e) => e.source === 'friend').length;
+          const fromBoth = result.entries.filter((e) => e.source === 'both').length;
           expect(fromYou).toBe(result.counts.you);
           expect(fromFriend).toBe(result.counts.friend);
+          expect(fromBoth).toBe(result.counts.shared);
           expect(Math.abs(fromYou - ((fromYou + fromFriend) * ratio[0]) / 100)).toBeLessThanOrEqual(1);
-          // Only tracks the person's side had count as theirs.
+          // Each label tells the truth: "you" only you have, "friend" only the friend, "both" both.
           for (const entry of result.entries) {
-            const pool = entry.side === 'you' ? you : friend;
-            expect(pool).toContain(entry.track);
+            const inYours = you.some((t) => sameSong(t, entry.track));
+            const inFriends = friend.some((t) => sameSong(t, entry.track));
+            expect([inYours, inFriends]).toEqual(
+              entry.source === 'both' ? [true, true] : entry.source === 'you' ? [true, false] : [false, true],
+            );
           }
         },
       ),
     );
+  });
+
+  /** Two playlists drawn from one pool of distinct songs, so the overlap is whatever the draw makes it. */
+  const overlapArb = fc
+    .record({
+      pool: fc.integer({ min: 0, max: 120 }),
+      yours: fc.array(fc.nat(), { maxLength: 120 }),
+      friends: fc.array(fc.nat(), { maxLength: 120 }),
+      ratio: ratioArb,
+    })
+    .map(({ pool, yours, friends, ratio }) => {
+      const songs = Array.from({ length: pool }, (_, i) => track(`s${i}`, `Song ${i}`, `Artist ${i}`));
+      const pick = (indexes: number[], prefix: string) =>
+        pool === 0
+          ? []
+          : [...new Set(indexes.map((i) => i % pool))].map((i) => {
+              const song = songs[i] as NormalizedTrack;
+              return { ...song, id: `${prefix}${i}` };
+            });
+      return { you: pick(yours, 'y'), friend: pick(friends, 'f'), ratio };
+    });
+
+  it('counts the overlap of any two playlists truly: none, partial, identical or one side empty', () => {
+    fc.assert(
+      fc.property(overlapArb, ({ you, friend, ratio }) => {
+        const result = mergePlaylists({ you, friend, mixRatio: ratio, includeBridgeTracks: false });
+        const friendNames = new Set(friend.map((t) => t.name));
+        const yourNames = new Set(you.map((t) => t.name));
+        const sharedCount = you.filter((t) => friendNames.has(t.name)).length;
+        const yourOnly = you.length - sharedCount;
+        const friendOnly = friend.filter((t) => !yourNames.has(t.name)).length;
+        const { entries, counts, overlap } = result;
+
+        // Every song both have is in the merge (up to the length limit), and the insight's overlap is
+        // the number of "both" rows on the page, never more than the page's total.
+        expect(counts.shared).toBe(Math.min(sharedCount, 100));
+        expect(overlap.overlapTrackCount).toBe(counts.shared);
+        expect(entries.length).toBe(counts.you + counts.friend + counts.shared);
+        expect(overlap.overlapTrackCount).toBeLessThanOrEqual(entries.length);
+        expect(counts.you).toBeLessThanOrEqual(yourOnly);
+        expect(counts.friend).toBeLessThanOrEqual(friendOnly);
+        // The merge is as long as the ratio allows: one more track from either side would break it,
+        // or the list is full.
+        if (entries.length < 100 && counts.you < yourOnly && counts.friend < friendOnly) {
+          expect.unreachable('both sides had songs left but the merge stopped short');
+        }
+        expect(Math.abs(counts.you - ((counts.you + counts.friend) * ratio[0]) / 100)).toBeLessThanOrEqual(1);
+      }),
+    );
+  });
+
+  it('merges identical playlists into the one list, every track marked both', () => {
+    const songs = Array.from({ length: 48 }, (_, i) => track(`y${i}`, `Song ${i}`, 'Mira Lane'));
+    const copies = songs.map((song) => ({ ...song, id: song.id.replace('y', 'f') }));
+    const result = mergePlaylists({
+      you: songs,
+      friend: copies,
+      mixRatio: [50, 50],
+      includeBridgeTracks: false,
+    });
+    expect(result.entries).toHaveLength(48);
+    expect(result.entries.every((entry) => entry.source === 'both')).toBe(true);
+    expect(result.overlap.overlapTrackCount).toBe(48);
+  });
+
+  it('keeps a mostly overlapping merge long: 46 shared songs plus the ratio of the rest', () => {
+    const songs = Array.from({ length: 48 }, (_, i) => track(`y${i}`, `Song ${i}`, 'Mira Lane'));
+    const friend = [
+      ...songs.slice(0, 46).map((song) => ({ ...song, id: song.id.replace('y', 'f') })),
+      track('f-new-1', 'New One', 'Kofi Vale'),
+      track('f-new-2', 'New Two', 'Kofi Vale'),
+    ];
+    const result = mergePlaylists({ you: songs, friend, mixRatio: [50, 50], includeBridgeTracks: false });
+    expect(result.counts).toEqual({ you: 2, friend: 2, shared: 46, bridge: 0 });
+    expect(result.entries).toHaveLength(50);
   });
 
   it('never holds the same song twice (same ISRC or same normalized title and primary artist)', () => {
@@ -108,7 +188,7 @@ describe('mergePlaylists', () => {
             bridgeCandidates: bridges,
           });
           for (const entry of entries) {
-            expect(entry.id.startsWith('bt-')).toBe(entry.side === 'bridge');
+            expect(entry.id.startsWith('bt-')).toBe(entry.source === 'bridge');
             if (entry.side === 'bridge') {
               expect(entry.id).toBe(`bt-${entry.track.id}`);
               expect([...you, ...friend].some((t) => sameSong(t, entry.track))).toBe(false);
@@ -145,8 +225,8 @@ describe('mergePlaylists', () => {
     const you = [yourCopy, track('y2', 'Neon Rain', 'The Static')];
     const friend = [track('f1', 'Paper Moon', 'Kofi Vale'), shared];
     const result = mergePlaylists({ you, friend, mixRatio: [50, 50], includeBridgeTracks: false });
-    expect(result.entries.map((e) => e.id)).toEqual(['y1', 'f1', 'y2']);
-    expect(result.entries[0]?.source).toBe('both');
+    expect(result.entries.map((e) => e.id).sort()).toEqual(['f1', 'y1', 'y2']);
+    expect(result.entries.find((e) => e.id === 'y1')?.source).toBe('both');
     expect(result.overlap.overlapTrackCount).toBe(1);
   });
 

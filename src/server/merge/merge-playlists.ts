@@ -23,8 +23,8 @@ export interface MergedEntry {
   id: string;
   track: NormalizedTrack;
   source: MergeSource;
-  /** Which quota the track counted against (bridge tracks count against neither). */
-  side: 'you' | 'friend' | 'bridge';
+  /** Which side's track object this is (shared songs use yours); mirrors `source`. */
+  side: MergeSource;
 }
 
 export interface TasteOverlap {
@@ -170,32 +170,35 @@ export function mergePlaylists(input: MergeInput): MergeResult {
   const [yourPercent] = input.mixRatio;
   const you = distinct(input.you);
   const friend = distinct(input.friend);
+  // Keys of every input track, duplicates included: a duplicate may carry a key its kept twin lacks.
   const yourSongs = new SongSet();
-  for (const track of you) yourSongs.add(track);
-  const shared = friend.filter((track) => yourSongs.has(track));
-  const sharedSongs = new SongSet();
-  for (const track of shared) sharedSongs.add(track);
-
-  // Songs both have go on the side with the larger share, first, so even a 90/10 mix keeps them.
-  const sharedOnYourSide = yourPercent >= 50;
-  const yourList = sharedOnYourSide
-    ? [...you.filter((t) => sharedSongs.has(t)), ...you.filter((t) => !sharedSongs.has(t))]
-    : you.filter((t) => !sharedSongs.has(t));
-  const friendList = sharedOnYourSide
-    ? friend.filter((t) => !sharedSongs.has(t))
-    : [...shared, ...friend.filter((t) => !sharedSongs.has(t))];
-
+  for (const track of input.you) yourSongs.add(track);
+  const friendSongs = new SongSet();
+  for (const track of input.friend) friendSongs.add(track);
   const max = input.maxTracks ?? MAX_MERGED_TRACKS;
-  const quota = quotas(yourList.length, friendList.length, yourPercent, max);
-  const label = (track: NormalizedTrack, side: 'you' | 'friend'): MergedEntry => ({
+
+  // A song both people have belongs to both of them: it goes in first (in your order), and the mix ratio
+  // splits the remaining slots between the songs only one of you has. Counting a shared song against one
+  // side's quota would starve the other side and shrink the whole merge to a handful of tracks.
+  const shared = you.filter((track) => friendSongs.has(track)).slice(0, max);
+  const yourOnly = you.filter((track) => !friendSongs.has(track));
+  const friendOnly = friend.filter((track) => !yourSongs.has(track));
+  const quota = quotas(yourOnly.length, friendOnly.length, yourPercent, max - shared.length);
+
+  const label = (track: NormalizedTrack, source: MergeSource): MergedEntry => ({
     id: track.id,
     track,
-    side,
-    source: sharedSongs.has(track) ? 'both' : side,
+    side: source,
+    source,
   });
+  const exclusive = interleave(
+    yourOnly.slice(0, quota.you).map((t) => label(t, 'you')),
+    friendOnly.slice(0, quota.friend).map((t) => label(t, 'friend')),
+  );
+  // The shared songs are spread through the list too, so the mix does not open with a block of them.
   const mixed = interleave(
-    yourList.slice(0, quota.you).map((t) => label(t, 'you')),
-    friendList.slice(0, quota.friend).map((t) => label(t, 'friend')),
+    shared.map((t) => label(t, 'both')),
+    exclusive,
   );
 
   const bridges: MergedEntry[] = [];
@@ -221,7 +224,8 @@ export function mergePlaylists(input: MergeInput): MergeResult {
   return {
     entries,
     counts: { you: quota.you, friend: quota.friend, shared: shared.length, bridge: bridges.length },
-    overlap: tasteOverlap(input.you, input.friend),
+    // The insight states the merged list's own numbers, so the overlap counts the songs on the page.
+    overlap: { ...tasteOverlap(input.you, input.friend), overlapTrackCount: shared.length },
   };
 }
 

@@ -1,10 +1,11 @@
 import { desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { MergedPlaylist, MergedTrack, MergePlaylistsResponse } from '../../shared/api/merge';
+import type { MergeInsightInput } from '../ai/engine';
 import type { AppDeps } from '../app-context';
 import { mergedPlaylists } from '../db/schema';
 import { isUuid } from '../db/uuid';
-import { notFound } from '../http/errors';
+import { badRequest, notFound } from '../http/errors';
 import type { MusicProvider, NormalizedTrack } from '../providers/types';
 import { bridgeQueries, type MergeResult, mergePlaylists } from './merge-playlists';
 import type { LoadedSide } from './playlist-refs';
@@ -58,10 +59,46 @@ export interface CreateMergeInput {
 export interface CreatedMerge {
   response: MergePlaylistsResponse;
   result: MergeResult;
+  /** The same merge told to the friend: they are "you", the inviter is the friend (invitation merges). */
+  forFriend: () => Promise<MergePlaylistsResponse>;
 }
+
+/**
+ * What the insight may say, from one reader's point of view. Every number is the merged list's own: the
+ * songs marked "both" out of the tracks on the page.
+ */
+function insightInput(
+  result: MergeResult,
+  totalTracks: number,
+  input: Pick<CreateMergeInput, 'you' | 'friend' | 'mixRatio'>,
+  reader: 'you' | 'friend',
+): MergeInsightInput {
+  const mine = reader === 'you';
+  const { overlap } = result;
+  return {
+    yourName: mine ? input.you.owner : input.friend.owner,
+    friendName: mine ? input.friend.owner : input.you.owner,
+    sharedArtists: overlap.sharedArtists,
+    sharedGenres: overlap.sharedGenres,
+    yourTopGenres: mine ? overlap.yourTopGenres : overlap.friendTopGenres,
+    friendTopGenres: mine ? overlap.friendTopGenres : overlap.yourTopGenres,
+    overlapTrackCount: overlap.overlapTrackCount,
+    totalTracks,
+    mixRatio: mine ? input.mixRatio : [input.mixRatio[1], input.mixRatio[0]],
+    bridgeTrackCount: result.counts.bridge,
+  };
+}
+
+const SWAPPED_SOURCE = { you: 'friend', friend: 'you', both: 'both', bridge: 'bridge' } as const;
 
 export async function createMerge(deps: AppDeps, input: CreateMergeInput): Promise<CreatedMerge> {
   const { you, friend } = input;
+  if (you.tracks.length === 0 || friend.tracks.length === 0) {
+    const empty = you.tracks.length === 0 ? you : friend;
+    throw badRequest(
+      `"${empty.name}" has no tracks to merge. Pick a playlist with songs in it, or add some first.`,
+    );
+  }
   let bridgeCandidates: NormalizedTrack[] = [];
   if (input.includeBridgeTracks && input.searchProvider) {
     try {
@@ -79,7 +116,7 @@ export async function createMerge(deps: AppDeps, input: CreateMergeInput): Promi
     bridgeCandidates,
   });
   const serviceOf = (side: string) =>
-    side === 'you'
+    side === 'you' || side === 'both'
       ? you.service
       : side === 'friend'
         ? friend.service
@@ -97,18 +134,7 @@ export async function createMerge(deps: AppDeps, input: CreateMergeInput): Promi
     ...(entry.track.isrc ? { isrc: entry.track.isrc } : {}),
     ...(entry.track.explicit !== undefined ? { explicit: entry.track.explicit } : {}),
   }));
-  const insight = await deps.ai.mergeInsight({
-    yourName: you.owner,
-    friendName: friend.owner,
-    sharedArtists: result.overlap.sharedArtists,
-    sharedGenres: result.overlap.sharedGenres,
-    yourTopGenres: result.overlap.yourTopGenres,
-    friendTopGenres: result.overlap.friendTopGenres,
-    overlapTrackCount: result.overlap.overlapTrackCount,
-    totalTracks: stored.length,
-    mixRatio: input.mixRatio,
-    bridgeTrackCount: result.counts.bridge,
-  });
+  const insight = await deps.ai.mergeInsight(insightInput(result, stored.length, input, 'you'));
   const [row] = await deps.db
     .insert(mergedPlaylists)
     .values({
@@ -137,6 +163,16 @@ export async function createMerge(deps: AppDeps, input: CreateMergeInput): Promi
       tracks: stored.map(toMergedTrack),
       insightSummary: insight.insightSummary,
       newPlaylistId: row.id,
+    },
+    forFriend: async () => {
+      const told = await deps.ai.mergeInsight(insightInput(result, stored.length, input, 'friend'));
+      return {
+        // The saved playlist keeps its one name; only the words addressed to the reader change.
+        playlistName: insight.playlistName,
+        tracks: stored.map((track) => ({ ...toMergedTrack(track), source: SWAPPED_SOURCE[track.source] })),
+        insightSummary: told.insightSummary,
+        newPlaylistId: row.id,
+      };
     },
   };
 }

@@ -1,7 +1,6 @@
 import type { SessionUser } from '../../shared/api/auth';
 import { type ServiceId, serviceIdSchema } from '../../shared/services';
 import type { AppDeps } from '../app-context';
-import { badRequest } from '../http/errors';
 import { readPlaylistFromLink } from '../playlists/shared-playlists';
 import { loadSourcePlaylist } from '../playlists/source-playlists';
 import type { NormalizedTrack } from '../providers/types';
@@ -30,6 +29,15 @@ export function linkFor(service: ServiceId, id: string): string {
   if (service === 'spotify') return `https://open.spotify.com/playlist/${encodeURIComponent(id)}`;
   if (id.startsWith('p.')) return `https://music.apple.com/library/playlist/${encodeURIComponent(id)}`;
   return `https://music.apple.com/us/playlist/${encodeURIComponent(id)}`;
+}
+
+/**
+ * The service a bare playlist id (as /api/fetch-friend-playlist answered it) comes from, read off its
+ * shape: Apple Music playlist ids start with `pl.` (catalog) or `p.` (library); Spotify ids are base62
+ * with no dot. This lets the spec's merge call work without our optional `friendService`.
+ */
+export function serviceOfPlaylistId(id: string): ServiceId {
+  return /^pl?\./.test(id) ? 'apple' : 'spotify';
 }
 
 const tracksOf = (contents: { entries: { kind: string; track?: NormalizedTrack }[] }) =>
@@ -75,8 +83,7 @@ export async function loadSharedSide(
   let link = ref.playlistId;
   if (!looksLikeLink(ref.playlistId)) {
     const split = splitServiceId(ref.playlistId);
-    const service = split.service ?? ref.service;
-    if (!service) throw badRequest('Say which service the friend’s playlist is on (friendService).');
+    const service = split.service ?? ref.service ?? serviceOfPlaylistId(split.id);
     link = linkFor(service, split.id);
   }
   const contents = await readPlaylistFromLink(deps, user, link);

@@ -1,6 +1,11 @@
 import { and, asc, eq, gt, ne } from 'drizzle-orm';
 import type { Plan } from '../../shared/api/auth';
-import { FREE_TRANSFERS_PER_PERIOD, PLAN_PERIOD_DAYS, type Usage } from '../../shared/api/plans';
+import {
+  daysUntilReset,
+  FREE_TRANSFERS_PER_PERIOD,
+  PLAN_PERIOD_DAYS,
+  type Usage,
+} from '../../shared/api/plans';
 import type { Database } from '../db/client';
 import { transfers } from '../db/schema';
 import { paymentRequired } from '../http/errors';
@@ -42,7 +47,7 @@ export async function assertCanTransfer(db: Database, userId: string, plan: Plan
   const usage = await transferUsage(db, userId, plan);
   if (usage.transfersAllowed !== null && usage.transfersUsed >= usage.transfersAllowed) {
     const resets = usage.resetsAt ? new Date(usage.resetsAt) : new Date();
-    const days = Math.max(1, Math.ceil((resets.getTime() - Date.now()) / (24 * 60 * 60_000)));
+    const days = daysUntilReset(resets);
     throw paymentRequired(
       `The Free plan includes ${FREE_TRANSFERS_PER_PERIOD} transfer a month; yours resets in ${days} day${days === 1 ? '' : 's'} ` +
         `(${resets.toISOString().slice(0, 10)}). Upgrade to Pro for unlimited transfers: see /pricing.`,

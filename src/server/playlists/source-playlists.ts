@@ -1,6 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { PlaylistSummary as PlaylistDto, Track } from '../../shared/api/playlists';
-import { IMPORTED_PLAYLIST_PREFIX } from '../../shared/api/transfer';
+import { FOLLOWED_PLAYLIST_MESSAGE, IMPORTED_PLAYLIST_PREFIX } from '../../shared/api/transfer';
 import type { ServiceId } from '../../shared/services';
 import type { AppDeps } from '../app-context';
 import { importedPlaylists } from '../db/schema';
@@ -46,7 +46,16 @@ export async function listSourcePlaylists(
 ): Promise<PlaylistDto[]> {
   const provider = await deps.providers.forUser(userId, service);
   const [remote, imported] = await Promise.all([provider.listPlaylists(), listImported(deps, userId)]);
-  return [...remote.map(toPlaylistDto), ...imported];
+  // Development mode lets the app read only the person's own (or collaborative) playlists: say so on
+  // step 2, before anyone picks a followed one and meets the refusal in step 3.
+  const unreadable = service === 'spotify' && deps.config.SPOTIFY_MODE === 'development';
+  return [
+    ...remote.map((playlist) => ({
+      ...toPlaylistDto(playlist),
+      ...(unreadable && playlist.isOwned === false ? { unreadableReason: FOLLOWED_PLAYLIST_MESSAGE } : {}),
+    })),
+    ...imported,
+  ];
 }
 
 async function listImported(deps: AppDeps, userId: string): Promise<PlaylistDto[]> {

@@ -14,7 +14,13 @@ import { readJson, validate } from '../http/validation';
 import { getJob } from '../jobs/job-queue';
 import { isTerminal, toJobView, waitForJob } from '../jobs/job-view';
 import { toTrackDto } from '../playlists/source-playlists';
-import { applyMatchChoice, getMatchSetView, searchForRow, startMatch } from '../transfers/match-service';
+import {
+  acceptAllInReview,
+  applyMatchChoice,
+  getMatchSetView,
+  searchForRow,
+  startMatch,
+} from '../transfers/match-service';
 import { transferCsv } from '../transfers/transfer-csv';
 import {
   findTransferForExport,
@@ -55,6 +61,11 @@ export function transferRoutes(deps: AppDeps) {
       const position = validate(positionSchema, c.req.param('position'));
       const choice = await readJson(c, matchChoiceSchema);
       return c.json(await applyMatchChoice(deps, user.id, c.req.param('matchSetId'), position, choice));
+    })
+    .post('/match/:matchSetId/accept-review', async (c) => {
+      const user = requireUser(c);
+      const { view } = await acceptAllInReview(deps, user.id, c.req.param('matchSetId'));
+      return c.json(view);
     })
     .get('/match/:matchSetId/rows/:position/search', async (c) => {
       const user = requireUser(c);

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
+import { FOLLOWED_PLAYLIST_MESSAGE } from '../../shared/api/transfer';
 import { createMatchingTieBreaker } from '../ai/matching-tie-breaker';
 import type { AppDeps } from '../app-context';
 import { matchRows, matchSets } from '../db/schema';
@@ -10,6 +11,7 @@ import { lookupCacheKey } from '../matching/cache';
 import { normalizeIsrc } from '../matching/isrc';
 import { matchTracks } from '../matching/pipeline';
 import { loadSourcePlaylist } from '../playlists/source-playlists';
+import { ProviderError } from '../providers/http';
 import type { PlaylistEntry } from '../providers/types';
 import { DatabaseMatchCache } from './db-match-cache';
 import { classifyJobError, JOB_INLINE_WAIT_MS } from './job-errors';
@@ -27,6 +29,15 @@ interface MatchJobState {
   storedUpTo: number;
 }
 
+/** A source the person can never read fails with why and what to do instead (no "try again"). */
+function sourceReadError(error: unknown, service: string, spotifyMode: string): unknown {
+  const developmentMode = service === 'spotify' && spotifyMode === 'development';
+  if (developmentMode && error instanceof ProviderError && error.kind === 'forbidden') {
+    return new PermanentJobError(FOLLOWED_PLAYLIST_MESSAGE);
+  }
+  return error;
+}
+
 /** Matches a source playlist against the destination catalog, storing a row per entry in source order. */
 export function createMatchJobHandler(deps: AppDeps) {
   return async ({ matchSetId }: MatchJobPayload, context: JobContext) => {
@@ -36,7 +47,14 @@ export function createMatchJobHandler(deps: AppDeps) {
       // The source is read from the service once; a resumed or requeued run works from the stored copy.
       let entries = set.sourceEntries;
       if (!entries) {
-        const source = await loadSourcePlaylist(deps, set.userId, set.sourceService, set.sourcePlaylistId);
+        const source = await loadSourcePlaylist(
+          deps,
+          set.userId,
+          set.sourceService,
+          set.sourcePlaylistId,
+        ).catch((error: unknown) => {
+          throw sourceReadError(error, set.sourceService, deps.config.SPOTIFY_MODE);
+        });
         entries = source.entries;
         await deps.db
           .update(matchSets)

@@ -6,7 +6,7 @@ import { badRequest, notFound } from '../http/errors';
 import { enqueue } from '../jobs/define-job';
 import { getJob } from '../jobs/job-queue';
 import { prepareTrack } from '../matching/prepare';
-import { scoreCandidate, statusFor } from '../matching/score';
+import { scoreCandidate, statusFor, unmatchedReasons } from '../matching/score';
 import type { NormalizedTrack } from '../providers/types';
 import { matchJob } from './match-job';
 import { type StoredCandidate, toMatchRow } from './match-rows';
@@ -15,6 +15,30 @@ import { type StoredCandidate, toMatchRow } from './match-rows';
  * Starting a match run, reading it back, and the person's fixes. The matching itself runs as a durable
  * job (match-job.ts) so big playlists survive restarts and rate limits.
  */
+const CHOSEN_BY_YOU = 'Chosen by you';
+
+/**
+ * "Accept all N in review": every row the engine left in the review band becomes the person's decision,
+ * keeping its own score and reasons. Rows the person already decided are left as they are.
+ */
+export async function acceptAllInReview(deps: AppDeps, userId: string, matchSetId: string) {
+  const set = await ownedSet(deps, userId, matchSetId);
+  if (set.status !== 'ready') throw badRequest('Matching is still running for this playlist.');
+  const rows = await deps.db
+    .select()
+    .from(matchRows)
+    .where(and(eq(matchRows.matchSetId, set.id), eq(matchRows.status, 'review')));
+  let accepted = 0;
+  for (const row of rows) {
+    if (row.decidedBy === 'person' || !row.chosenId) continue;
+    await deps.db
+      .update(matchRows)
+      .set({ status: 'accepted', decidedBy: 'person', reasons: ['Accepted by you', ...row.reasons] })
+      .where(and(eq(matchRows.matchSetId, set.id), eq(matchRows.position, row.position)));
+    accepted++;
+  }
+  return { accepted, view: await getMatchSetView(deps, userId, set.id) };
+}
 
 export async function startMatch(
   deps: AppDeps,
@@ -60,7 +84,8 @@ export async function getMatchSetView(
   const set = await ownedSet(deps, userId, matchSetId);
   let status = set.status;
   let error: string | null = null;
-  if (status === 'matching' && set.jobId) {
+  // A failed run shows the job's stored reason, whether the set or only its job has been marked failed.
+  if ((status === 'matching' || status === 'failed') && set.jobId) {
     const job = await getJob(deps.db, set.jobId);
     if (job?.status === 'failed' || job?.status === 'cancelled') {
       status = 'failed';
@@ -137,7 +162,14 @@ export async function applyMatchChoice(
     case 'choose': {
       const candidate = candidates.find((c) => c.track.id === choice.trackId);
       if (!candidate) throw badRequest('That track is not one of the candidates for this song.');
-      update = { chosenId: candidate.track.id, decidedBy: 'person', status: 'accepted' };
+      // The row now carries the chosen track's own score and reasons: list, CSV and overall confidence.
+      update = {
+        chosenId: candidate.track.id,
+        decidedBy: 'person',
+        status: 'accepted',
+        confidence: candidate.confidence,
+        reasons: [CHOSEN_BY_YOU, ...candidate.reasons],
+      };
       break;
     }
     case 'manual': {
@@ -157,7 +189,7 @@ export async function applyMatchChoice(
       const picked: StoredCandidate = {
         track,
         confidence: scored.confidence,
-        reasons: ['Chosen by you', ...scored.reasons],
+        reasons: [CHOSEN_BY_YOU, ...scored.reasons],
         versionLabels: [...scored.versionLabels],
         sameVersion: scored.sameVersion,
       };
@@ -166,11 +198,19 @@ export async function applyMatchChoice(
         chosenId: track.id,
         decidedBy: 'person',
         status: 'accepted',
+        confidence: picked.confidence,
+        reasons: picked.reasons,
       };
       break;
     }
     case 'skip':
-      update = { chosenId: null, decidedBy: 'person', status: 'skipped' };
+      update = {
+        chosenId: null,
+        decidedBy: 'person',
+        status: 'skipped',
+        confidence: 0,
+        reasons: ['Skipped by you'],
+      };
       break;
     case 'reset': {
       const best = candidates[0];
@@ -179,6 +219,8 @@ export async function applyMatchChoice(
         chosenId: status === 'unmatched' ? null : (best?.track.id ?? null),
         decidedBy: 'engine',
         status,
+        confidence: best?.confidence ?? 0,
+        reasons: status === 'unmatched' ? unmatchedReasons(best) : [...(best?.reasons ?? [])],
       };
       break;
     }

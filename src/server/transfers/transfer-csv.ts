@@ -35,12 +35,20 @@ export async function transferCsv(db: Database, transfer: typeof transfers.$infe
   const lines = rows.map((row) => {
     const source = row.source;
     const destination = added.get(row.position);
-    const status = destination ? 'transferred' : row.status === 'skipped' ? 'skipped' : 'not found';
+    const status = destination
+      ? 'transferred'
+      : row.status === 'skipped'
+        ? 'skipped'
+        : row.status === 'review'
+          ? 'not added (needs review)'
+          : 'not found';
     const reason = destination
       ? row.decidedBy === 'person'
         ? 'Chosen by you'
         : (row.reasons[0] ?? '')
-      : (row.reasons[0] ?? 'No match on the destination');
+      : row.status === 'review'
+        ? 'Waiting for your review: not added until you accept it'
+        : (row.reasons[0] ?? 'No match on the destination');
     return [
       source.name,
       source.artists.join(', '),

@@ -180,8 +180,12 @@ describe('matching, fixing and transferring', () => {
       },
     );
     expect(chosen.status).toBe(200);
-    expect((chosen.body as MatchRow).destinationTrack?.id).toBe(alternative.track.id);
-    expect((chosen.body as MatchRow).decidedBy).toBe('person');
+    const chosenRow = chosen.body as MatchRow;
+    expect(chosenRow.destinationTrack?.id).toBe(alternative.track.id);
+    expect(chosenRow.decidedBy).toBe('person');
+    // The hand-picked row carries the picked track's own score and reasons, not the old candidate's.
+    expect(chosenRow.confidence).toBe(alternative.confidence);
+    expect(chosenRow.reasons).toEqual(['Chosen by you', ...alternative.reasons]);
 
     const toSkip = view.results.find(
       (row) => row.status === 'accepted' && row.position !== withAlternatives.position,
@@ -190,6 +194,7 @@ describe('matching, fixing and transferring', () => {
       action: 'skip',
     });
     expect((skipped.body as MatchRow).status).toBe('skipped');
+    expect((skipped.body as MatchRow).reasons).toEqual(['Skipped by you']);
 
     const search = await client.get(
       `/api/match/${view.matchSetId}/rows/0/search?q=${encodeURIComponent(view.results[0]?.sourceTrack.name ?? '')}`,
@@ -216,12 +221,12 @@ describe('matching, fixing and transferring', () => {
     expect(transfer.name).toBe('Road Trip');
     expect(transfer.totalTracks).toBe(roadTrip.trackCount);
     expect(transfer.matchedTracks + transfer.unmatchedTracks).toBe(transfer.totalTracks);
-    expect(transfer.overallConfidence).toBeGreaterThanOrEqual(70);
 
     // Read the destination back: the person's choices, in source order, nothing twice.
     const finalRows = ((await client.get(`/api/match/${view.matchSetId}`)).body as MatchSetView).results;
+    // Review-band rows nobody accepted are not written (decision 0006).
     const expected = finalRows.flatMap((row) =>
-      row.destinationTrack && row.status !== 'skipped' ? [row.destinationTrack.id] : [],
+      row.destinationTrack && row.status === 'accepted' ? [row.destinationTrack.id] : [],
     );
     const apple = await server.deps.providers.forUser(userId, 'apple');
     const destination = await apple.getPlaylist(transfer.playlistId);
@@ -245,6 +250,18 @@ describe('matching, fixing and transferring', () => {
     );
     expect(lines).toHaveLength(roadTrip.trackCount + 1);
     expect(csv.text).toContain('skipped');
+    // The hand-picked row's line shows its own confidence, and the overall confidence is the mean of
+    // what was written, hand-picked rows included.
+    const pickedLine = lines[withAlternatives.position + 1] ?? '';
+    expect(pickedLine).toContain(`,${alternative.confidence},transferred,Chosen by you`);
+    const written = finalRows.filter((row) => row.destinationTrack && row.status === 'accepted');
+    expect(transfer.overallConfidence).toBe(
+      Math.round(written.reduce((sum, row) => sum + row.confidence, 0) / written.length),
+    );
+    // The spec's page downloads the CSV with the transfer result's playlistId (the destination playlist).
+    const byPlaylistId = await client.get(`/api/export/csv/${encodeURIComponent(transfer.playlistId)}`);
+    expect(byPlaylistId.status).toBe(200);
+    expect(byPlaylistId.text).toBe(csv.text);
   });
 
   it('stops a free account at its second transfer of the month with a way forward', async () => {
@@ -256,7 +273,7 @@ describe('matching, fixing and transferring', () => {
     });
     expect(again.status).toBe(402);
     expect(message(again.body)).toMatch(
-      /^The Free plan includes 1 transfer a month; yours resets in \d+ days? \(\d{4}-\d{2}-\d{2}\)\. Upgrade to Pro for unlimited transfers: see \/pricing\.$/,
+      /^The Free plan includes 1 transfer a month; yours resets in 29 days \(\d{4}-\d{2}-\d{2}\)\. Upgrade to Pro for unlimited transfers: see \/pricing\.$/,
     );
     const usage = await client.get('/api/usage');
     expect(usage.body).toMatchObject({ plan: 'free', transfersUsed: 1, transfersAllowed: 1 });

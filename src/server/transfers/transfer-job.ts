@@ -31,15 +31,20 @@ interface TransferJobState {
 
 export const transferMarker = (transferId: string) => `crossfade-transfer:${transferId.slice(0, 8)}`;
 
-/** The tracks a transfer adds, in source order: the person's choices first, then the engine's picks. */
+/**
+ * What a transfer adds (decision 0006): rows the person decided, rows the engine accepted (90+), and
+ * nothing the engine only proposes for review (70-89) until the person accepts it. "Include unmatched"
+ * adds the closest candidate of every other row the person left to the engine.
+ */
 export function tracksToAdd(rows: MatchRowRecord[], includeUnmatched: boolean) {
   return rows.flatMap((row) => {
     if (row.status === 'skipped') return [];
     const chosen = chosenTrack(row);
-    if (chosen) return [{ row, track: chosen }];
+    const awaitingReview = row.status === 'review' && row.decidedBy !== 'person';
+    if (chosen && !awaitingReview) return [{ row, track: chosen }];
+    const closest = chosen ?? row.candidates[0]?.track;
     // "Include unmatched": the closest candidate of a row the engine could not confirm, if it has one.
-    const closest = row.candidates[0];
-    return includeUnmatched && row.decidedBy === 'engine' && closest ? [{ row, track: closest.track }] : [];
+    return includeUnmatched && row.decidedBy !== 'person' && closest ? [{ row, track: closest }] : [];
   });
 }
 

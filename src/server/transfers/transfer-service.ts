@@ -88,8 +88,16 @@ export async function listTransfers(deps: AppDeps, userId: string) {
   return records.map(toTransferResult);
 }
 
-/** The newest finished transfer of a source playlist (or the transfer itself when given its id). */
+/**
+ * The newest finished transfer for GET /api/export/csv/{playlistId}: the id may be the transfer's own id,
+ * the destination playlist id the transfer answered as `playlistId` (what the spec's page passes), or the
+ * source playlist id.
+ */
 export async function findTransferForExport(deps: AppDeps, userId: string, idOrPlaylistId: string) {
+  const byPlaylist = or(
+    eq(transfers.destinationPlaylistId, idOrPlaylistId),
+    eq(transfers.sourcePlaylistId, idOrPlaylistId),
+  );
   const byId = /^[0-9a-f-]{36}$/.test(idOrPlaylistId) ? eq(transfers.id, idOrPlaylistId) : undefined;
   const [record] = await deps.db
     .select()
@@ -98,9 +106,7 @@ export async function findTransferForExport(deps: AppDeps, userId: string, idOrP
       and(
         eq(transfers.userId, userId),
         eq(transfers.status, 'succeeded'),
-        byId
-          ? or(byId, eq(transfers.sourcePlaylistId, idOrPlaylistId))
-          : eq(transfers.sourcePlaylistId, idOrPlaylistId),
+        byId ? or(byId, byPlaylist) : byPlaylist,
       ),
     )
     .orderBy(desc(transfers.createdAt))

@@ -5,6 +5,16 @@ import { planSchema } from './auth';
 export const FREE_TRANSFERS_PER_PERIOD = 1;
 export const PLAN_PERIOD_DAYS = 30;
 
+const DAY_MS = 24 * 60 * 60_000;
+
+/**
+ * "Resets in N days" as the spec words it: whole days still to wait, so right after a transfer the free
+ * plan "resets in 29 days" (29 days and some hours of the rolling 30), and on the last day "in 1 day".
+ */
+export function daysUntilReset(resetsAt: Date, now = new Date()): number {
+  return Math.max(1, Math.floor((resetsAt.getTime() - now.getTime()) / DAY_MS));
+}
+
 export const usageSchema = z.object({
   plan: planSchema,
   transfersUsed: z.number(),

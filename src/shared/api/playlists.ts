@@ -10,6 +10,8 @@ export const playlistSummarySchema = z.object({
   ownerName: z.string().optional(),
   /** False for followed playlists the person cannot read in Spotify's development mode. */
   isOwned: z.boolean().optional(),
+  /** Set when this app cannot read the playlist's tracks, saying why and what to do instead. */
+  unreadableReason: z.string().optional(),
 });
 export type PlaylistSummary = z.infer<typeof playlistSummarySchema>;
 export const playlistListSchema = z.array(playlistSummarySchema);

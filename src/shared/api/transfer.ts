@@ -42,6 +42,16 @@ export type MatchRow = z.infer<typeof matchRowSchema>;
 /** Prefix of playlists brought in as files or backups: they can go to either service, even "back" to their own. */
 export const IMPORTED_PLAYLIST_PREFIX = 'import:';
 
+/**
+ * Why a followed playlist cannot be a transfer's source under Spotify's development mode, and the way out.
+ * Shown on step 2 before anyone picks it, and as the failed match's reason (with the CSV import button).
+ */
+export const FOLLOWED_PLAYLIST_MESSAGE =
+  'This playlist belongs to someone else; Spotify lets this app read only your own playlists. Import it as a CSV (Exportify) instead.';
+/** Step 3 for a playlist with nothing in it: there is nothing to match, and nothing failed. */
+export const EMPTY_PLAYLIST_MESSAGE =
+  'This playlist has no tracks, so there is nothing to match. Add songs to it first, or pick another playlist.';
+
 const differentServicesUnlessImported = (value: {
   sourceService: string;
   destinationService: string;

@@ -1,27 +1,8 @@
+import { PAGE_PATHS } from '../../shared/app-pages';
 import type { ServiceId } from '../../shared/services';
 
 /** Every route of the app (spec section 2), so links and redirects cannot drift from the router. */
-export const paths = {
-  home: '/',
-  auth: '/auth',
-  serviceSelection: '/service-selection',
-  transfer: '/transfer',
-  playlists: '/playlists',
-  matches: '/matches',
-  complete: '/complete',
-  link: '/link',
-  merge: '/merge',
-  geoLock: '/geo-lock',
-  onboarding: '/onboarding',
-  visualizations: '/visualizations',
-  account: '/account',
-  privacy: '/privacy',
-  terms: '/terms',
-  help: '/help',
-  pricing: '/pricing',
-  vault: '/vault',
-  recreate: '/recreate',
-} as const;
+export const paths = PAGE_PATHS;
 
 export type PathName = keyof typeof paths;
 export type AppPath = (typeof paths)[PathName];

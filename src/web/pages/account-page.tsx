@@ -37,7 +37,9 @@ function AccountSections() {
   const profile = useAccountProfile();
   if (!user) return null;
   return (
-    <div className="grid gap-6">
+    // One column that may shrink below its content, so the history table scrolls inside its card
+    // instead of widening the page (no sideways scroll at 360 px).
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-6">
       <ProfileCard user={profile.data ?? user} />
       {profile.data ? (
         <>

@@ -63,10 +63,12 @@ export default function CompletePage() {
   const destination = SERVICE_LABELS[result.destinationService];
   const failed = result.status === 'failed';
   const band = overallConfidenceBand(result.overallConfidence);
+  // Review rows nobody accepted are not written (decision 0006), like unmatched ones.
   const notTransferred = matchResults(wizard).filter(
     (row) =>
       row.status === 'skipped' ||
-      (row.status === 'unmatched' && !(wizard.includeUnmatched && row.candidates.length > 0)),
+      ((row.status === 'unmatched' || (row.status === 'review' && row.decidedBy !== 'person')) &&
+        !(wizard.includeUnmatched && row.candidates.length > 0)),
   );
 
   const retry = async () => {
@@ -165,8 +167,9 @@ export default function CompletePage() {
                   >
                     <TrackCell track={row.sourceTrack} />
                     <span className="text-sm text-slate-700">
-                      {row.status === 'skipped' ? 'Skipped' : 'No match'}
-                      {row.reasons[0] ? `: ${row.reasons[0]}` : ''}
+                      {row.status === 'review'
+                        ? 'Not added: waiting for your review'
+                        : `${row.status === 'skipped' ? 'Skipped' : 'No match'}${row.reasons[0] ? `: ${row.reasons[0]}` : ''}`}
                     </span>
                   </li>
                 ))}

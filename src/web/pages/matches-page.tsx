@@ -1,23 +1,29 @@
 import { ArrowLeft, ArrowRight } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import type { JobView } from '../../shared/api/transfer';
+import type { PlaylistSummary } from '../../shared/api/playlists';
+import { EMPTY_PLAYLIST_MESSAGE, FOLLOWED_PLAYLIST_MESSAGE, type JobView } from '../../shared/api/transfer';
 import { SERVICE_LABELS } from '../../shared/services';
 import { Alert } from '../components/ui/alert';
 import { Button, buttonClasses } from '../components/ui/button';
 import { Card, CardContent } from '../components/ui/card';
 import { Spinner } from '../components/ui/spinner';
 import { Switch } from '../components/ui/switch';
+import { CsvImportButton } from '../features/transfer/components/csv-import-button';
 import { JobProgressBar } from '../features/transfer/components/job-progress-bar';
 import { MatchList } from '../features/transfer/components/match-list';
 import { WizardPage } from '../features/transfer/components/wizard-page';
+import { WithPricingLink } from '../features/transfer/upgrade-toast';
 import {
+  acceptReviewRows,
   applyWizardHandoff,
+  CREATE_PLAYLIST_REQUIRED,
   enterStep,
   goToStep,
   restoreMatchSet,
   runMatching,
   runTransfer,
+  selectPlaylist,
 } from '../features/transfer/wizard-actions';
 import { matchResults, WIZARD_ERRORS } from '../features/transfer/wizard-state';
 import { useWizard, wizardStore } from '../features/transfer/wizard-store';
@@ -58,6 +64,12 @@ export default function MatchesPage() {
     })();
   }, [playlist]);
 
+  const importInstead = (imported: PlaylistSummary) => {
+    attemptedFor.current = null;
+    selectPlaylist(imported);
+    wizardStore.update({ matchSet: null });
+  };
+
   const transfer = async () => {
     setTransferring(true);
     await runTransfer(setTransferJob, navigate);
@@ -93,8 +105,15 @@ export default function MatchesPage() {
       <div className="grid gap-6">
         {wizard.error ? (
           <Alert variant="destructive">
-            <p>{wizard.error}</p>
-            {rows.length === 0 && !wizard.loading ? (
+            <p>
+              <WithPricingLink message={wizard.error} />
+            </p>
+            {wizard.error === FOLLOWED_PLAYLIST_MESSAGE ? (
+              // Retrying can never read someone else's playlist: the way forward is a file import.
+              <div className="mt-3">
+                <CsvImportButton onImported={importInstead} />
+              </div>
+            ) : rows.length === 0 && !wizard.loading ? (
               <Button
                 variant="outline"
                 size="sm"
@@ -112,12 +131,33 @@ export default function MatchesPage() {
         {wizard.loading && !matching && !transferring && rows.length === 0 ? (
           <Spinner label="Loading matches" />
         ) : null}
+        {wizard.matchSet?.status === 'ready' && rows.length === 0 ? (
+          <Alert>
+            <p>{EMPTY_PLAYLIST_MESSAGE}</p>
+            <Link href={paths.playlists} className={buttonClasses('outline', 'sm', 'mt-3')}>
+              <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+              Pick another playlist
+            </Link>
+          </Alert>
+        ) : null}
         {rows.length > 0 ? (
           <>
             <p className="text-sm text-slate-700" aria-live="polite">
               {rows.length} tracks: {summary.accepted} accepted, {summary.review} to review,{' '}
               {summary.unmatched} unmatched, {summary.skipped} skipped.
             </p>
+            {summary.review > 0 ? (
+              <Alert>
+                <p>
+                  {summary.review === 1 ? '1 match is' : `${summary.review} matches are`} waiting for your
+                  review: likely the same song, but not certain. They are not added until you accept them
+                  (open a track to check it).
+                </p>
+                <Button variant="outline" size="sm" className="mt-2" onClick={() => void acceptReviewRows()}>
+                  Accept all {summary.review} in review
+                </Button>
+              </Alert>
+            ) : null}
             <MatchList rows={rows} destinationLabel={destinationLabel} />
             <Card>
               <CardContent className="grid gap-4 pt-5 sm:pt-6">
@@ -132,6 +172,11 @@ export default function MatchesPage() {
                     Create playlist in destination <span className="text-slate-600">(required)</span>
                   </label>
                 </div>
+                {wizard.createPlaylist ? null : (
+                  <p role="alert" className="text-sm font-medium text-red-700">
+                    {CREATE_PLAYLIST_REQUIRED.description}
+                  </p>
+                )}
                 <div className="flex items-start gap-3">
                   <input
                     id={includeId}
@@ -165,7 +210,7 @@ export default function MatchesPage() {
           </Button>
           <Button
             onClick={() => void transfer()}
-            disabled={!wizard.createPlaylist || wizard.loading || transferring || rows.length === 0}
+            disabled={wizard.loading || transferring || rows.length === 0}
           >
             {transferring ? 'Transferring…' : 'Transfer Playlist'}
             <ArrowRight aria-hidden="true" className="h-4 w-4" />

@@ -9,6 +9,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../co
 import { Input } from '../components/ui/input';
 import { Label } from '../components/ui/label';
 import { Spinner } from '../components/ui/spinner';
+import { signInPathFor } from '../features/auth/auth-validation';
 import { MergeActions } from '../features/friend-merge/merge-actions';
 import { acceptInvitation, invitationQuery } from '../features/friend-merge/merge-api';
 import { MergeResultView } from '../features/friend-merge/merge-result';
@@ -137,7 +138,7 @@ export default function MergeInvitePage() {
                 ) : (
                   <p className="text-sm text-slate-700">
                     <Link
-                      href={status.isAuthenticated ? paths.transfer : paths.auth}
+                      href={status.isAuthenticated ? paths.transfer : signInPathFor(`/merge/invite/${token}`)}
                       className="font-medium text-violet-700 underline"
                     >
                       {status.isAuthenticated ? 'Connect Spotify or Apple Music' : 'Sign in'}

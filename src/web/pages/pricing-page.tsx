@@ -20,8 +20,8 @@ export default function PricingPage() {
           </h2>
           <PricingTable currentPlan={currentPlan} />
           <p className="text-sm text-slate-600">
-            The free plan counts transfers over a rolling 30 days: a transfer stops counting 30 days after you
-            started it. Failed transfers never count.
+            Free: 1 transfer per month, resets in 29 days. The month is counted from the day you started your
+            transfer, and failed transfers never count.
           </p>
         </section>
       </div>

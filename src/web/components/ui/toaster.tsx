@@ -58,9 +58,11 @@ export function Toaster() {
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ))}
+      {/* Under the header, at the top: the wizard's Continue and Transfer buttons sit at the bottom of
+          each step, where a bottom-corner toast used to cover them. */}
       <ToastPrimitive.Viewport
         hotkey={TOAST_HOTKEY}
-        className="fixed bottom-0 right-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 outline-none sm:max-w-sm"
+        className="fixed right-0 top-16 z-[100] flex max-h-[calc(100vh-4rem)] w-full flex-col gap-2 p-4 outline-none sm:max-w-sm"
       />
     </ToastPrimitive.Provider>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateSignIn, validateSignUp } from './auth-validation';
+import { returnPathFrom, signInPathFor, validateSignIn, validateSignUp } from './auth-validation';
 
 const complete = {
   username: 'ada',
@@ -43,5 +43,26 @@ describe('sign-up validation', () => {
       description: 'Password must be at least 6 characters long',
     });
     expect(validateSignUp({ ...complete, password: 'abcdef', confirmPassword: 'abcdef' })).toBeNull();
+  });
+});
+
+describe('returnPathFrom', () => {
+  it('brings the person back to the page that sent them to sign in', () => {
+    expect(returnPathFrom(signInPathFor('/merge/invite/abc123').slice('/auth'.length))).toBe(
+      '/merge/invite/abc123',
+    );
+    expect(returnPathFrom('?next=%2Faccount')).toBe('/account');
+  });
+
+  it('ignores other sites, unknown paths and a missing value', () => {
+    for (const search of [
+      '',
+      '?next=',
+      '?next=%2F%2Fevil.example',
+      '?next=https%3A%2F%2Fevil.example',
+      '?next=%2Fnope',
+    ]) {
+      expect(returnPathFrom(search), search).toBeNull();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { MIN_PASSWORD_LENGTH } from '../../../shared/api/auth';
+import { isAppPage } from '../../../shared/app-pages';
 
 /** A validation failure as the toast shows it (spec section 5, verbatim). */
 export interface FormProblem {
@@ -53,3 +54,16 @@ export const REGISTRATION_FAILED = {
   title: 'Registration failed',
   description: 'Please try again with different details',
 } as const;
+
+/**
+ * Where to go after signing in when a page sent the person to /auth with `?next=` (an invitation, say):
+ * only a page of this app, never another site ("//evil.example") or an unknown path.
+ */
+export function returnPathFrom(search: string): string | null {
+  const next = new URLSearchParams(search).get('next');
+  if (next === null || !next.startsWith('/') || next.startsWith('//')) return null;
+  return isAppPage(next) ? next : null;
+}
+
+/** The sign-in address that brings the person back to `path` afterwards. */
+export const signInPathFor = (path: string) => `/auth?next=${encodeURIComponent(path)}`;

@@ -8,6 +8,7 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Switch } from '../../components/ui/switch';
 import { toast } from '../../hooks/use-toast';
+import { failureDescription } from '../../lib/failure-description';
 import { track } from '../../lib/track';
 import { MergeActions } from './merge-actions';
 import { fetchFriendPlaylist, mergePlaylists } from './merge-api';
@@ -91,10 +92,10 @@ export function FriendMergePanel() {
         title: 'Playlists merged!',
         description: `${merged.playlistName} · ${merged.tracks.length} tracks`,
       });
-    } catch {
+    } catch (error) {
       toast({
         title: 'Merge Failed',
-        description: 'Could not create the merged playlist. Please try again.',
+        description: failureDescription('Could not create the merged playlist. Please try again.', error),
         variant: 'destructive',
       });
     } finally {

@@ -3,6 +3,7 @@ import type { MergedTrack } from '../../../shared/api/merge';
 import type { ServiceId } from '../../../shared/services';
 import { Button } from '../../components/ui/button';
 import { toast } from '../../hooks/use-toast';
+import { failureDescription } from '../../lib/failure-description';
 import { copyText } from './copy-text';
 import { mergedPlaylistUrl, savePlaylist } from './merge-api';
 
@@ -31,10 +32,13 @@ export function MergeActions({
         ...(service ? { service } : {}),
       });
       toast({ title: 'Playlist saved!', description: `${saved.saved} tracks added to "${playlistName}".` });
-    } catch {
+    } catch (error) {
       toast({
         title: 'Save Failed',
-        description: 'Could not save the playlist to your library. Please try again.',
+        description: failureDescription(
+          'Could not save the playlist to your library. Please try again.',
+          error,
+        ),
         variant: 'destructive',
       });
     } finally {

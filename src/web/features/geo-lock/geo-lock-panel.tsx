@@ -6,6 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { toast } from '../../hooks/use-toast';
+import { failureDescription } from '../../lib/failure-description';
 import { track } from '../../lib/track';
 import { AlternativeRow } from './alternative-row';
 import { createRegionPlaylist, fetchPlaylistTracks, findGeoAlternatives } from './geo-lock-api';
@@ -68,10 +69,13 @@ export function GeoLockPanel() {
       });
       setResult({ ...answer, playlistName: playlist.name, region: targetRegion });
       setChosen(chosenByDefault(answer));
-    } catch {
+    } catch (error) {
       toast({
         title: 'Analysis failed',
-        description: "We couldn't analyze this playlist. Please check the URL and try again.",
+        description: failureDescription(
+          "We couldn't analyze this playlist. Please check the URL and try again.",
+          error,
+        ),
         variant: 'destructive',
       });
     } finally {
@@ -102,7 +106,7 @@ export function GeoLockPanel() {
         title: 'Playlist created',
         description: `${result.playlistName} (${result.region}) is in your library.`,
       });
-    } catch {
+    } catch (error) {
       for (const entry of applied) {
         track('geo_lock_bypass_used', {
           original_track: entry.original.id,
@@ -112,7 +116,10 @@ export function GeoLockPanel() {
       }
       toast({
         title: 'Creation failed',
-        description: "We couldn't create the optimized playlist. Please try again.",
+        description: failureDescription(
+          "We couldn't create the optimized playlist. Please try again.",
+          error,
+        ),
         variant: 'destructive',
       });
     } finally {

@@ -25,6 +25,11 @@ export async function fetchMatchSet(matchSetId: string): Promise<MatchSetView> {
   return request(matchSetViewSchema, 'GET', `/api/match/${encodeURIComponent(matchSetId)}`);
 }
 
+/** "Accept all N in review": the review-band rows become the person's choice, so the transfer adds them. */
+export async function acceptAllInReview(matchSetId: string): Promise<MatchSetView> {
+  return request(matchSetViewSchema, 'POST', `/api/match/${encodeURIComponent(matchSetId)}/accept-review`);
+}
+
 const rowPath = (matchSetId: string, position: number) =>
   `/api/match/${encodeURIComponent(matchSetId)}/rows/${position}`;
 

@@ -17,6 +17,7 @@ import { invalidatePlaylists } from '../playlists';
 import { averageConfidence } from './confidence';
 import { takeWizardHandoff } from './open-in-wizard';
 import {
+  acceptAllInReview,
   changeMatchRow,
   downloadTransferCsv,
   fetchMatchSet,
@@ -204,6 +205,20 @@ export async function applyRowChoice(row: MatchRow, choice: MatchChoice): Promis
       variant: 'destructive',
     });
     return false;
+  }
+}
+
+export async function acceptReviewRows(): Promise<void> {
+  const matchSet = wizardStore.getState().matchSet;
+  if (matchSet === null) return;
+  try {
+    wizardStore.update({ matchSet: await acceptAllInReview(matchSet.matchSetId) });
+  } catch (error) {
+    toast({
+      title: 'Could not accept the matches in review',
+      description: failureText(error, 'Please try again.'),
+      variant: 'destructive',
+    });
   }
 }
 

@@ -3,6 +3,7 @@ import type { MatchRow, MatchSetView, TransferResult } from '../../../shared/api
 import {
   deserializeWizard,
   INITIAL_WIZARD_STATE,
+  isStepCompleted,
   matchingInput,
   serializeWizard,
   stepGuardError,
@@ -96,6 +97,23 @@ describe('wizard guards (spec section 4)', () => {
       'Missing required data for transfer',
     );
     expect(transferInput(ready)).toMatchObject({ playlistId: 'pl-1', matchSetId: matchSet.matchSetId });
+  });
+});
+
+describe('completed steps in the step indicator', () => {
+  it('ticks a step only when its work is done', () => {
+    // A signed-out visitor opening /matches directly has chosen nothing: no step is completed.
+    expect([1, 2, 3].map((step) => isStepCompleted(INITIAL_WIZARD_STATE, step as 1 | 2 | 3, 3))).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    const servicesOnly = { ...ready, selectedPlaylist: null, matchSet: null };
+    expect(isStepCompleted(servicesOnly, 1, 3)).toBe(true);
+    expect(isStepCompleted(servicesOnly, 2, 3)).toBe(false);
+    expect(isStepCompleted(ready, 2, 3)).toBe(true);
+    expect(isStepCompleted(ready, 3, 3)).toBe(false);
+    expect(isStepCompleted(ready, 3, 4)).toBe(true);
   });
 });
 

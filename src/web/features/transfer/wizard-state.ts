@@ -59,6 +59,12 @@ export function stepGuardError(state: WizardState, step: WizardStep): string | n
   return null;
 }
 
+/** A step before `current` counts as completed only when its work is really done (services chosen, ...). */
+export function isStepCompleted(state: WizardState, step: WizardStep, current: WizardStep): boolean {
+  if (step >= current) return false;
+  return stepGuardError(state, (step + 1) as WizardStep) === null;
+}
+
 export interface MatchingInput {
   sourceService: ServiceId;
   destinationService: ServiceId;

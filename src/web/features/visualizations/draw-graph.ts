@@ -67,16 +67,76 @@ export function drawGraph(
 
   context.font = '600 12px system-ui, sans-serif';
   context.textBaseline = 'middle';
-  graph.nodes.slice(0, LABELLED_NODES).forEach((node) => {
-    const point = positions.get(node.id);
-    if (!point) return;
-    const x = point.x + nodeRadius(node.value, maxValue) + 4;
-    const label = node.label.length > 24 ? `${node.label.slice(0, 23)}…` : node.label;
+  const labels = placeLabels(
+    graph.nodes.slice(0, LABELLED_NODES).flatMap((node) => {
+      const point = positions.get(node.id);
+      if (!point) return [];
+      const text = node.label.length > 24 ? `${node.label.slice(0, 23)}…` : node.label;
+      return [
+        { point, radius: nodeRadius(node.value, maxValue), text, width: context.measureText(text).width },
+      ];
+    }),
+  );
+  for (const label of labels) {
     context.lineWidth = 3;
     context.strokeStyle = 'rgba(255, 255, 255, 0.9)';
-    context.strokeText(label, x, point.y);
+    context.strokeText(label.text, label.x, label.y);
     context.fillStyle = '#0f172a';
-    context.fillText(label, x, point.y);
-  });
+    context.fillText(label.text, label.x, label.y);
+  }
   context.restore();
+}
+
+const LABEL_HEIGHT = 14;
+
+export interface LabelRequest {
+  point: Point;
+  radius: number;
+  text: string;
+  width: number;
+}
+export interface PlacedLabel {
+  text: string;
+  /** Left end and vertical middle of the text. */
+  x: number;
+  y: number;
+}
+
+/**
+ * Labels in rank order, each beside its node (right, left, above or below, whichever is free) and never on
+ * top of a label already placed: the strongest nodes sit together in the middle, and their names used to
+ * pile up there unreadably. A label with no free side is left out (the list below the graph names it).
+ */
+export function placeLabels(requests: readonly LabelRequest[]): PlacedLabel[] {
+  const taken: { left: number; top: number; right: number; bottom: number }[] = [];
+  const placed: PlacedLabel[] = [];
+  for (const { point, radius, text, width } of requests) {
+    const gap = radius + 4;
+    const options = [
+      { x: point.x + gap, y: point.y },
+      { x: point.x - gap - width, y: point.y },
+      { x: point.x - width / 2, y: point.y - gap - LABEL_HEIGHT / 2 },
+      { x: point.x - width / 2, y: point.y + gap + LABEL_HEIGHT / 2 },
+    ];
+    for (const option of options) {
+      const box = {
+        left: option.x,
+        right: option.x + width,
+        top: option.y - LABEL_HEIGHT / 2,
+        bottom: option.y + LABEL_HEIGHT / 2,
+      };
+      const clash = taken.some(
+        (other) =>
+          box.left < other.right &&
+          other.left < box.right &&
+          box.top < other.bottom &&
+          other.top < box.bottom,
+      );
+      if (clash) continue;
+      taken.push(box);
+      placed.push({ text, x: option.x, y: option.y });
+      break;
+    }
+  }
+  return placed;
 }

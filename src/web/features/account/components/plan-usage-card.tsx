@@ -1,10 +1,13 @@
 import { Link } from 'wouter';
 import { PLAN_LABELS } from '../../../../shared/api/auth';
+import { daysUntilReset } from '../../../../shared/api/plans';
 import { buttonClasses } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../lib/paths';
 import { formatDate, useUsage } from '../account-api';
+
+const daysLabel = (days: number) => `${days} ${days === 1 ? 'day' : 'days'}`;
 
 export function PlanUsageCard() {
   const usage = useUsage();
@@ -33,8 +36,8 @@ export function PlanUsageCard() {
                 <dt className="text-sm font-medium text-slate-600">Limit resets</dt>
                 <dd className="text-sm text-slate-900">
                   {usage.data.resetsAt
-                    ? `On ${formatDate(usage.data.resetsAt)}`
-                    : 'Your next transfer starts a new 30-day period'}
+                    ? `In ${daysLabel(daysUntilReset(new Date(usage.data.resetsAt)))} (${formatDate(usage.data.resetsAt)})`
+                    : 'Your next transfer starts a new month'}
                 </dd>
               </>
             ) : null}

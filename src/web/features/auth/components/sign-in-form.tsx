@@ -7,7 +7,7 @@ import { useLogin } from '../../../hooks/use-auth';
 import { toast } from '../../../hooks/use-toast';
 import { serverMessage } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
-import { LOGIN_FAILED, validateSignIn } from '../auth-validation';
+import { LOGIN_FAILED, returnPathFrom, validateSignIn } from '../auth-validation';
 import { PasswordField } from './password-field';
 
 export function SignInForm() {
@@ -28,7 +28,7 @@ export function SignInForm() {
       {
         onSuccess: () => {
           toast({ title: 'Welcome back!', description: 'You are signed in.' });
-          navigate(paths.serviceSelection);
+          navigate(returnPathFrom(window.location.search) ?? paths.serviceSelection);
         },
         onError: (error) => {
           toast({

@@ -7,7 +7,12 @@ import { useRegister } from '../../../hooks/use-auth';
 import { toast } from '../../../hooks/use-toast';
 import { serverMessage } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
-import { REGISTRATION_FAILED, type SignUpForm as SignUpValues, validateSignUp } from '../auth-validation';
+import {
+  REGISTRATION_FAILED,
+  returnPathFrom,
+  type SignUpForm as SignUpValues,
+  validateSignUp,
+} from '../auth-validation';
 import { PasswordField } from './password-field';
 
 const EMPTY: SignUpValues = { username: '', email: '', password: '', confirmPassword: '' };
@@ -31,7 +36,7 @@ export function SignUpForm() {
       {
         onSuccess: () => {
           toast({ title: 'Welcome to Crossfade!', description: 'Your account is ready.' });
-          navigate(paths.onboarding);
+          navigate(returnPathFrom(window.location.search) ?? paths.onboarding);
         },
         onError: (error) => {
           toast({

@@ -51,11 +51,24 @@ function CandidateItem({
   );
 }
 
+/**
+ * What the person typed into a row's search, by row id. The details panel unmounts whenever the row is
+ * closed, filtered out or scrolled away in the virtual list; their words must survive that, never falling
+ * back to the default query.
+ */
+const typedQueries = new Map<string, string>();
+
 /** The other candidates, a manual search, Skip and Undo for one row (spec: a person fixes a match). */
 export function MatchRowDetails({ row, destinationLabel }: { row: MatchRow; destinationLabel: string }) {
   const searchId = useId();
   const [busy, setBusy] = useState(false);
-  const [query, setQuery] = useState(`${row.sourceTrack.name} ${row.sourceTrack.artists[0] ?? ''}`.trim());
+  const [query, setQueryState] = useState(
+    () => typedQueries.get(row.id) ?? `${row.sourceTrack.name} ${row.sourceTrack.artists[0] ?? ''}`.trim(),
+  );
+  const setQuery = (text: string) => {
+    typedQueries.set(row.id, text);
+    setQueryState(text);
+  };
   const [results, setResults] = useState<Candidate[] | null>(null);
   const [searching, setSearching] = useState(false);
   const [searchError, setSearchError] = useState<string | null>(null);

@@ -5,7 +5,10 @@ import { HighlightedText } from './highlighted-text';
 
 const trackCountLabel = (count: number) => `${count} ${count === 1 ? 'track' : 'tracks'}`;
 
-/** Spec section 2 step 2: cover (or an icon), name and track count; the chosen card is pressed. */
+/**
+ * Spec section 2 step 2: cover (or an icon), name and track count; the chosen card is pressed. A playlist
+ * this app cannot read says why on its card and cannot be picked, so nobody meets the refusal in step 3.
+ */
 export function PlaylistGrid({
   playlists,
   query,
@@ -21,16 +24,24 @@ export function PlaylistGrid({
     <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Your playlists">
       {playlists.map((playlist) => {
         const selected = playlist.id === selectedId;
+        const unreadable = playlist.unreadableReason;
+        const reasonId = `unreadable-${playlist.id}`;
         return (
           <li key={playlist.id}>
             <button
               type="button"
               aria-pressed={selected}
+              disabled={unreadable !== undefined}
+              aria-describedby={unreadable ? reasonId : undefined}
               onClick={() => onSelect(playlist)}
               className={cn(
                 'flex w-full items-center gap-3 rounded-xl border-2 bg-white p-3 text-left transition-colors',
                 'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-violet-600 focus-visible:ring-offset-2',
-                selected ? 'border-violet-700 bg-violet-50' : 'border-slate-200 hover:border-slate-300',
+                unreadable
+                  ? 'cursor-not-allowed border-dashed border-slate-300 bg-slate-50'
+                  : selected
+                    ? 'border-violet-700 bg-violet-50'
+                    : 'border-slate-200 hover:border-slate-300',
               )}
             >
               {playlist.imageUrl ? (
@@ -50,6 +61,11 @@ export function PlaylistGrid({
                   <HighlightedText text={playlist.name} query={query} />
                 </span>
                 <span className="text-sm text-slate-600">{trackCountLabel(playlist.trackCount)}</span>
+                {unreadable ? (
+                  <span id={reasonId} className="text-sm text-amber-800">
+                    Can’t be read: {unreadable}
+                  </span>
+                ) : null}
               </span>
               {selected ? <Check aria-hidden="true" className="h-5 w-5 shrink-0 text-violet-700" /> : null}
             </button>

@@ -11,13 +11,22 @@ export const STEP_LABELS: Record<WizardStep, string> = {
 
 const STEPS: WizardStep[] = [1, 2, 3, 4];
 
-/** Spec section 2: completed steps carry a check mark, the current one is highlighted. */
-export function StepIndicator({ current }: { current: WizardStep }) {
+/**
+ * Spec section 2: completed steps carry a check mark, the current one is highlighted. Only steps whose work
+ * is done count as completed: a visitor who opens /matches directly has chosen nothing yet.
+ */
+export function StepIndicator({
+  current,
+  isCompleted,
+}: {
+  current: WizardStep;
+  isCompleted: (step: WizardStep) => boolean;
+}) {
   return (
     <nav aria-label="Transfer progress" className="mb-8">
       <ol className="grid grid-cols-4 gap-2">
         {STEPS.map((step) => {
-          const done = step < current;
+          const done = isCompleted(step);
           const active = step === current;
           return (
             <li

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Page } from '../../../components/layout/page';
-import type { WizardStep } from '../wizard-state';
+import { isStepCompleted, type WizardStep } from '../wizard-state';
+import { useWizard } from '../wizard-store';
 import { StepIndicator } from './step-indicator';
 
 /** The frame every wizard step shares: its h1, the step indicator, then the step. */
@@ -15,9 +16,10 @@ export function WizardPage({
   step: WizardStep;
   children: ReactNode;
 }) {
+  const wizard = useWizard();
   return (
     <Page title={title} description={description} width="wide">
-      <StepIndicator current={step} />
+      <StepIndicator current={step} isCompleted={(done) => isStepCompleted(wizard, done, step)} />
       {children}
     </Page>
   );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from './engine';
-import { routeFromMessages } from './onboarding-routing';
+import { onboardingRouteFor as routeFromMessages } from './onboarding-routing';
+
+type ChatMessage = { type: 'user' | 'assistant'; content: string };
 
 const user = (content: string): ChatMessage => ({ type: 'user', content });
 const assistant = (content: string): ChatMessage => ({ type: 'assistant', content });
@@ -47,5 +48,22 @@ describe('routeFromMessages (spec section 4)', () => {
     expect(
       routeFromMessages([assistant('Did you lose something?'), user('I lost it'), assistant('ok')]),
     ).toBe('/recreate');
+  });
+
+  it('follows the person, never the assistant’s own replies', () => {
+    // The assistant explains a backup or a recovery in words (playlist, Spotify) that mean /transfer.
+    expect(
+      routeFromMessages([
+        user('I need a backup of everything'),
+        assistant('Vault+ keeps a daily backup of every playlist on Spotify and Apple Music.'),
+      ]),
+    ).toBe('/vault');
+    expect(
+      routeFromMessages([
+        user('I lost my favourite songs … can you recover them'),
+        assistant('Paste the playlist link or a list of songs and I will rebuild it on Spotify.'),
+      ]),
+    ).toBe('/recreate');
+    expect(routeFromMessages([assistant('Want to merge with a friend?')])).toBe('/transfer');
   });
 });
