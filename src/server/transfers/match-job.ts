@@ -37,6 +37,7 @@ export function createMatchJobHandler(deps: AppDeps): JobHandler {
     const [set] = await deps.db.select().from(matchSets).where(eq(matchSets.id, matchSetId));
     if (!set) throw new PermanentJobError('The match run no longer exists.');
     let cache: DatabaseMatchCache | undefined;
+    let storing: Promise<void> = Promise.resolve();
     try {
       // The source is read from the service once; a resumed or requeued run works from the stored copy.
       let entries = set.sourceEntries as PlaylistEntry[] | null;
@@ -111,23 +112,36 @@ export function createMatchJobHandler(deps: AppDeps): JobHandler {
           }),
           ...chunk.flatMap((entry) => (entry.kind === 'skipped' ? [rowFromSkippedEntry(set.id, entry)] : [])),
         ];
-        await cache.flush();
-        if (rows.length > 0) await deps.db.insert(matchRows).values(rows).onConflictDoNothing();
-        doneSoFar = Math.min(total, start + CHUNK);
-        await context.checkpoint({ storedUpTo: doneSoFar } satisfies MatchJobState, {
-          done: doneSoFar,
-          total,
-          phase: 'matching',
-        });
+        // The chunk is stored while the next one is matched: under a rate limit, a pause in the calls
+        // for the database writes is time the service's budget goes unused. Chunks are still stored and
+        // checkpointed one after another, in order, so a resumed run starts after the last whole chunk.
+        await storing;
+        const storedUpTo = Math.min(total, start + CHUNK);
+        const writeCache = cache;
+        storing = (async () => {
+          await writeCache.flush();
+          if (rows.length > 0) await deps.db.insert(matchRows).values(rows).onConflictDoNothing();
+          await context.checkpoint({ storedUpTo } satisfies MatchJobState, {
+            done: storedUpTo,
+            total,
+            phase: 'matching',
+          });
+        })();
+        // Awaited before the next chunk is stored, or in the catch below; this only keeps a failure
+        // from being reported as unhandled in the meantime.
+        storing.catch(() => undefined);
       }
+      await storing;
       await deps.db
         .update(matchSets)
         .set({ status: 'ready' })
         .where(and(eq(matchSets.id, set.id)));
       return { matchSetId: set.id, total };
     } catch (error) {
-      // Answers paid for before the failure (a long rate-limit wait requeues the job mid-chunk) are
-      // kept, so the next run does not ask the service again.
+      // The chunk being stored finishes first (its checkpoint is the resume point). Answers paid for
+      // before the failure (a long rate-limit wait requeues the job mid-chunk) are kept, so the next run
+      // does not ask the service again.
+      await storing.catch(() => undefined);
       await cache?.flush().catch(() => undefined);
       const classified = classifyJobError(error);
       if (classified instanceof PermanentJobError) {
