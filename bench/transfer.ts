@@ -145,9 +145,11 @@ async function runDirection(
   // Watch the job, as the wizard does (its progress events), and read the match once it is done: the
   // match view carries every row stored so far, and fetching megabytes ten times a second would slow the
   // very work being measured.
+  // A poll that loses its connection on a loaded machine is asked again; it is not the work measured.
   await waitUntil(
-    async () => (await client.get(`/api/jobs/${match.jobId}`)).body as JobView,
-    (job) => ['succeeded', 'failed', 'cancelled'].includes(job.status),
+    async () =>
+      (await client.get(`/api/jobs/${match.jobId}`).catch(() => undefined))?.body as JobView | undefined,
+    (job) => job !== undefined && ['succeeded', 'failed', 'cancelled'].includes(job.status),
     BENCH_TIMEOUT_MS,
   );
   const matched = (await client.get(`/api/match/${match.matchSetId}`)).body as MatchSetView;
@@ -161,10 +163,14 @@ async function runDirection(
     })
   ).body as TransferResult;
   const finished = await waitUntil(
-    async () => (await client.get(`/api/transfers/${transfer.transferId}`)).body as TransferResult,
-    (current) => current.status === 'succeeded' || current.status === 'failed',
+    async () =>
+      (await client.get(`/api/transfers/${transfer.transferId}`).catch(() => undefined))?.body as
+        | TransferResult
+        | undefined,
+    (current) => current?.status === 'succeeded' || current?.status === 'failed',
     BENCH_TIMEOUT_MS,
   );
+  if (!finished) throw new Error('the transfer never answered');
   const elapsed = (performance.now() - started) / 1000;
   counting = false;
 
