@@ -177,6 +177,9 @@ export class JobRunner {
         error: error.reason,
         ...(error.progress ? { progress: error.progress } : {}),
       });
+      // Look again when it is due rather than at the next poll: a long transfer waits out a rate
+      // limit many times, and each poll interval would add to every wait.
+      setTimeout(() => this.poke(), error.delayMs).unref();
       return;
     }
     const message = error instanceof Error ? error.message : String(error);

@@ -98,10 +98,10 @@ describe('matchTracks against a fake destination', () => {
     expect(destination.searches.map((s) => Object.keys(s.query))).toEqual([['title', 'artist'], ['text']]);
   });
 
-  it('tries every strategy once for a song the catalog lacks, then reports it unmatched', async () => {
+  it('tries every strategy once for a song without ISRC the catalog lacks, then reports it unmatched', async () => {
     const destination = new FakeDestination([]);
     const [match] = await matchTracks(
-      [song('s1', 'Heaven - Acoustic', ['Bryan Adams'], { album: 'Unplugged', isrc: isrcFor(1) })],
+      [song('s1', 'Heaven - Acoustic', ['Bryan Adams'], { album: 'Unplugged' })],
       destination,
     );
     expect(match).toMatchObject({
@@ -110,8 +110,66 @@ describe('matchTracks against a fake destination', () => {
       confidence: 0,
       reasons: ['no candidates found'],
     });
-    expect(destination.isrcCalls).toEqual([[isrcFor(1)]]);
+    expect(destination.isrcCalls).toEqual([]);
     expect(destination.searches.map((s) => queryKey(s.query))).toHaveLength(4);
+  });
+
+  it('searches once by title and artist when the ISRC answer proves the recording absent', async () => {
+    const destination = new FakeDestination([]);
+    const [match] = await matchTracks(
+      [song('s1', 'Heaven - Acoustic', ['Bryan Adams'], { album: 'Unplugged', isrc: isrcFor(1) })],
+      destination,
+    );
+    expect(match).toMatchObject({ status: 'unmatched', best: null, reasons: ['no candidates found'] });
+    expect(destination.isrcCalls).toEqual([[isrcFor(1)]]);
+    expect(destination.searches.map((s) => s.query)).toEqual([
+      { title: 'Heaven - Acoustic', artist: 'Bryan Adams' },
+    ]);
+  });
+
+  it('still finds a recording filed under another ISRC with that one search', async () => {
+    const remaster = song('a1', 'Heaven', ['Bryan Adams'], { album: 'Reckless', isrc: isrcFor(99) });
+    const destination = new FakeDestination([remaster]);
+    const [match] = await matchTracks(
+      [song('s1', 'Heaven', ['Bryan Adams'], { album: 'Reckless', isrc: isrcFor(1) })],
+      destination,
+    );
+    expect(match?.status).toBe('accepted');
+    expect(match?.best?.track.id).toBe('a1');
+    expect(destination.searches).toHaveLength(1);
+  });
+
+  it('keeps searching when the ISRC found songs but none could be accepted', async () => {
+    // A wrongly reported ISRC (a compilation's): the lookup answers, with another song, so nothing is proven.
+    const wrong = song('a-wrong', 'Another Song', ['Someone Else'], { isrc: isrcFor(1) });
+    const target = song('a1', 'Heaven', ['Bryan Adams'], { album: 'Reckless' });
+    const destination = new FakeDestination([wrong, target], 25, (query) => (query.text ? [target] : []));
+    const [match] = await matchTracks(
+      [song('s1', 'Heaven', ['Bryan Adams'], { album: 'Reckless', isrc: isrcFor(1) })],
+      destination,
+    );
+    expect(match?.best?.track.id).toBe('a1');
+    expect(destination.searches.map((s) => Object.keys(s.query))).toEqual([['title', 'artist'], ['text']]);
+  });
+
+  it('fills the last ISRC batch with the lookahead, so the next chunk finds those in the cache', async () => {
+    const tracks = Array.from({ length: 60 }, (_, i) =>
+      song(`s${i}`, `Song ${i}`, ['Band'], { isrc: isrcFor(i) }),
+    );
+    const catalog = tracks.map((t, i) => ({ ...t, id: `a${i}`, uri: `a${i}` }));
+    const destination = new FakeDestination(catalog, 25);
+    const cache = new MemoryMatchCache();
+    const isrcsOf = (list: NormalizedTrack[]) => list.map((t) => t.isrc ?? '');
+    // Three chunks of 20: without the lookahead that is 3 calls of 20, with it 25 + 25 + 10.
+    for (let start = 0; start < 60; start += 20) {
+      const matches = await matchTracks(tracks.slice(start, start + 20), destination, {
+        cache,
+        isrcLookahead: isrcsOf(tracks.slice(start + 20)),
+      });
+      expect(matches.map((m) => m.best?.track.id)).toEqual(catalog.slice(start, start + 20).map((t) => t.id));
+    }
+    expect(destination.isrcCalls.map((batch) => batch.length)).toEqual([25, 25, 10]);
+    expect(destination.isrcCalls.flat().sort()).toEqual(isrcsOf(tracks).sort());
   });
 
   it('offers a live version as an alternative but never as the match', async () => {

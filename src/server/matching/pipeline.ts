@@ -46,6 +46,12 @@ export interface MatchOptions {
   tieBreaker?: TieBreaker;
   /** How many source tracks are searched at once (the provider's own limiter still applies). */
   concurrency?: number;
+  /**
+   * ISRCs of the tracks that come after these (a job matching a long playlist in chunks): they fill the
+   * last ISRC batch, so every lookup call carries a full batch and the next chunk finds them in the cache.
+   * Only useful with a `cache` that lives across the chunks.
+   */
+  isrcLookahead?: readonly string[];
 }
 
 export const MAX_CANDIDATES = 5;
@@ -63,10 +69,19 @@ async function runPool<T>(
   work: (item: T) => Promise<void>,
 ): Promise<void> {
   let next = 0;
+  // After one failure no worker takes a new item: the run is over, and more calls would only be wasted
+  // (after a long rate-limit refusal each one would be refused again, and still count against the quota).
+  let failed = false;
   const worker = async () => {
-    while (next < items.length) {
+    while (!failed && next < items.length) {
       const item = items[next++];
-      if (item !== undefined) await work(item);
+      if (item === undefined) continue;
+      try {
+        await work(item);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   };
   const workers = Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker);
@@ -94,20 +109,23 @@ class LookupService {
     private readonly cache: MatchCache | undefined,
   ) {}
 
-  async isrcs(isrcs: string[], concurrency: number): Promise<Map<string, NormalizedTrack[]>> {
+  async isrcs(
+    isrcs: string[],
+    concurrency: number,
+    lookahead: readonly string[] = [],
+  ): Promise<Map<string, NormalizedTrack[]>> {
     const found = new Map<string, NormalizedTrack[]>();
-    const cache = this.cache;
-    if (cache) {
-      // A database cache answers many small reads faster in parallel than one after another.
-      await runPool(isrcs, concurrency * CACHE_READS_PER_WORKER, async (isrc) => {
-        const cached = await cache.get(
-          lookupCacheKey(this.destination.service, this.region, { kind: 'isrc', isrc }),
-        );
-        if (cached) found.set(isrc, cached.tracks);
-      });
+    const missing = await this.uncachedIsrcs(isrcs, concurrency, found);
+    const batchSize = Math.max(1, this.destination.isrcBatchSize);
+    // Fill the last batch with the next tracks' ISRCs: the call costs the same, and they are then known.
+    const wanted = new Set(missing);
+    const ahead = [...new Set(lookahead)].filter((isrc) => !wanted.has(isrc));
+    for (let start = 0; missing.length % batchSize !== 0 && start < ahead.length; ) {
+      const slice = ahead.slice(start, start + batchSize - (missing.length % batchSize));
+      start += slice.length;
+      missing.push(...(await this.uncachedIsrcs(slice, concurrency, new Map())));
     }
-    const missing = isrcs.filter((isrc) => !found.has(isrc));
-    const batches = chunk(missing, this.destination.isrcBatchSize);
+    const batches = chunk(missing, batchSize);
     await runPool(batches, concurrency, async (batch) => {
       const answer = await this.destination.lookupIsrcs(
         batch,
@@ -120,6 +138,25 @@ class LookupService {
       }
     });
     return found;
+  }
+
+  /** Puts the cached answers into `found` and returns the ISRCs the cache does not know, in order. */
+  private async uncachedIsrcs(
+    isrcs: readonly string[],
+    concurrency: number,
+    found: Map<string, NormalizedTrack[]>,
+  ): Promise<string[]> {
+    const cache = this.cache;
+    if (cache) {
+      // A database cache answers many small reads faster in parallel than one after another.
+      await runPool(isrcs, concurrency * CACHE_READS_PER_WORKER, async (isrc) => {
+        const cached = await cache.get(
+          lookupCacheKey(this.destination.service, this.region, { kind: 'isrc', isrc }),
+        );
+        if (cached) found.set(isrc, cached.tracks);
+      });
+    }
+    return isrcs.filter((isrc) => !found.has(isrc));
   }
 
   search(query: TrackQuery): Promise<NormalizedTrack[]> {
@@ -159,6 +196,20 @@ function isAccepted(ranked: readonly ScoredCandidate[]): boolean {
   return (ranked[0]?.confidence ?? 0) >= ACCEPT_THRESHOLD;
 }
 
+/**
+ * True when the destination answered the track's ISRC with nothing: it has no recording under that code
+ * in this region. An ISRC identifies a recording, so only one thing can still find it: the same recording
+ * filed under another code (a remaster's or compilation's ISRC, or none), which the most precise search,
+ * title + primary artist, finds. The broader searches after it (simplified title, album, title alone) exist
+ * for tracks whose ISRC is unknown; after this answer they would only bring other recordings. A track
+ * without an ISRC, or whose lookup found songs that were not accepted, proves nothing and tries them all.
+ */
+function isrcProvesAbsence(source: PreparedTrack, isrcAnswers: Map<string, NormalizedTrack[]>): boolean {
+  if (!source.isrc) return false;
+  const answer = isrcAnswers.get(source.isrc);
+  return answer !== undefined && answer.length === 0;
+}
+
 async function findCandidates(
   source: PreparedTrack,
   isrcAnswers: Map<string, NormalizedTrack[]>,
@@ -166,15 +217,19 @@ async function findCandidates(
 ): Promise<ScoredCandidate[]> {
   const pool: NormalizedTrack[] = [];
   let ranked: ScoredCandidate[] = [];
+  const absent = isrcProvesAbsence(source, isrcAnswers);
   for (const strategy of buildStrategies(source)) {
     const found =
       strategy.kind === 'isrc'
         ? (isrcAnswers.get(strategy.isrc) ?? [])
         : await lookups.search(strategy.query);
-    if (found.length === 0) continue;
-    pool.push(...found);
-    ranked = rankCandidates(source, pool);
-    if (isAccepted(ranked)) break;
+    if (found.length > 0) {
+      pool.push(...found);
+      ranked = rankCandidates(source, pool);
+      if (isAccepted(ranked)) break;
+    }
+    // The recording is not there under its ISRC; one search (title + artist) looks for it under another.
+    if (absent && strategy.kind === 'search') break;
   }
   return ranked;
 }
@@ -228,7 +283,8 @@ async function applyTieBreaker(match: TrackMatch, tieBreaker: TieBreaker): Promi
 /**
  * Finds each source track on the destination service. ISRCs are looked up first in batches of the
  * provider's `isrcBatchSize`; the remaining strategies run per track and stop as soon as a candidate is
- * accepted. Results keep the sources' order.
+ * accepted, or after the first search when the ISRC answer proved the recording absent (see
+ * `isrcProvesAbsence`). Results keep the sources' order.
  */
 export async function matchTracks(
   sources: NormalizedTrack[],
@@ -241,7 +297,9 @@ export async function matchTracks(
 
   const isrcs = [...new Set(prepared.map((p) => p.isrc).filter((isrc): isrc is string => isrc !== null))];
   const isrcAnswers =
-    isrcs.length > 0 ? await lookups.isrcs(isrcs, concurrency) : new Map<string, NormalizedTrack[]>();
+    isrcs.length > 0
+      ? await lookups.isrcs(isrcs, concurrency, options.isrcLookahead)
+      : new Map<string, NormalizedTrack[]>();
 
   const results: TrackMatch[] = new Array(sources.length);
   let done = 0;

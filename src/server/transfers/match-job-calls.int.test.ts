@@ -1,0 +1,124 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MatchSetView } from '../../shared/api/transfer';
+import { connectService } from '../testing/connect-service';
+import { startTestServer, type TestClient, type TestServer, testCatalog } from '../testing/test-server';
+import { waitUntil } from '../testing/wait-until';
+
+/**
+ * What a match job costs the destination service, counted on the wire: our clients reach the emulators
+ * through a counting proxy (real HTTP both ways), so every call the job makes is seen.
+ */
+let server: TestServer;
+let client: TestClient;
+let userId: string;
+let proxy: Server;
+const calls: string[] = [];
+
+/** Forwards every request to the app's emulators and notes "METHOD path?query" first. */
+async function startCountingProxy(target: string): Promise<string> {
+  const targetUrl = new URL(target);
+  proxy = createServer((incoming, outgoing) => {
+    calls.push(`${incoming.method} ${incoming.url}`);
+    const forwarded = httpRequest(
+      {
+        host: targetUrl.hostname,
+        port: targetUrl.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: incoming.headers,
+      },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  client = server.newClient();
+  const registered = await client.post('/api/auth/register', {
+    username: 'counter',
+    email: 'counter@example.com',
+    password: 'secret-words',
+  });
+  userId = (registered.body as { user: { id: string } }).user.id;
+  await connectService(client, 'spotify');
+  await connectService(client, 'apple');
+  server.deps.providers.internalOrigin = await startCountingProxy(server.url);
+}, 120_000);
+afterAll(async () => {
+  await new Promise((resolve) => proxy.close(resolve));
+  await server.close();
+});
+
+describe('a match job against Apple Music, counted on the wire', () => {
+  it('sends full ISRC batches across chunk boundaries, and one search per recording Apple lacks', async () => {
+    const catalog = testCatalog();
+    // 530 tracks: three chunks of the job (200, 200, 130), with tracks Apple lacks among them.
+    const onSpotify = catalog.tracks.filter((track) => track.spotify !== null).slice(0, 530);
+    const spotify = await server.deps.providers.forUser(userId, 'spotify');
+    const playlist = await spotify.createPlaylist('Counted');
+    await spotify.addTracks(
+      playlist.id,
+      onSpotify.map((track) => `spotify:track:${track.spotify?.id}`),
+    );
+    const isrcsOnApple = new Set(catalog.tracks.filter((t) => t.apple !== null).map((t) => t.isrc));
+    const distinctIsrcs = new Set(onSpotify.map((track) => track.isrc));
+    const absentIsrcs = [...distinctIsrcs].filter((isrc) => !isrcsOnApple.has(isrc));
+    expect(absentIsrcs.length).toBeGreaterThanOrEqual(5);
+
+    calls.length = 0;
+    const started = await client.post('/api/match', {
+      sourceService: 'spotify',
+      destinationService: 'apple',
+      playlistId: playlist.id,
+    });
+    const matched = await waitUntil(
+      async () =>
+        (await client.get(`/api/match/${(started.body as MatchSetView).matchSetId}`)).body as MatchSetView,
+      (view) => view.status !== 'matching',
+      120_000,
+    );
+    expect(matched.status).toBe('ready');
+    expect(matched.results).toHaveLength(530);
+
+    const isrcCalls = calls.filter(
+      (call) => call.includes('filter%5Bisrc%5D') || call.includes('filter[isrc]'),
+    );
+    const isrcsAsked = isrcCalls.flatMap((call) =>
+      decodeURIComponent(
+        new URL(call.split(' ')[1] ?? '', 'http://x').searchParams.get('filter[isrc]') ?? '',
+      ).split(','),
+    );
+    // Every distinct ISRC asked once, 25 to a call, although the chunks hold 200, 200 and 130 tracks.
+    expect(isrcsAsked.sort()).toEqual([...distinctIsrcs].sort());
+    expect(isrcCalls).toHaveLength(Math.ceil(distinctIsrcs.size / 25));
+    // Apple's empty answer for an ISRC leaves one search (title + artist) for that recording, no more.
+    const searches = calls.filter((call) => call.includes('/catalog/us/search'));
+    expect(searches).toHaveLength(absentIsrcs.length);
+
+    // A second run of the same playlist is answered from the shared lookup cache.
+    calls.length = 0;
+    const again = await client.post('/api/match', {
+      sourceService: 'spotify',
+      destinationService: 'apple',
+      playlistId: playlist.id,
+    });
+    await waitUntil(
+      async () =>
+        (await client.get(`/api/match/${(again.body as MatchSetView).matchSetId}`)).body as MatchSetView,
+      (view) => view.status !== 'matching',
+      120_000,
+    );
+    expect(calls.filter((call) => call.includes('/sandbox/apple/') && call.includes('/catalog/'))).toEqual(
+      [],
+    );
+  });
+});
