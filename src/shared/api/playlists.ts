@@ -1,13 +1,14 @@
 import { z } from 'zod';
+import { text } from '../text';
 
 /** A playlist as the pages show it (spec section 3): GET /api/playlists/:service answers a list of these. */
 export const playlistSummarySchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  imageUrl: z.string().optional(),
+  id: text(),
+  name: text(),
+  imageUrl: text().optional(),
   trackCount: z.number().int().nonnegative(),
-  description: z.string().optional(),
-  ownerName: z.string().optional(),
+  description: text().optional(),
+  ownerName: text().optional(),
   /** False for followed playlists the person cannot read in Spotify's development mode. */
   isOwned: z.boolean().optional(),
 });
@@ -16,22 +17,21 @@ export const playlistListSchema = z.array(playlistSummarySchema);
 
 /** A track as the pages show it (spec section 3), with what matching needs. */
 export const trackSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  artists: z.array(z.string()),
-  album: z.string(),
-  imageUrl: z.string().optional(),
+  id: text(),
+  name: text(),
+  artists: z.array(text()),
+  album: text(),
+  imageUrl: text().optional(),
   durationMs: z.number().optional(),
-  isrc: z.string().optional(),
+  isrc: text().optional(),
   explicit: z.boolean().optional(),
-  uri: z.string().optional(),
+  uri: text().optional(),
 });
 export type Track = z.infer<typeof trackSchema>;
 
 const MAX_URL_LENGTH = 2048;
 const urlField = (field: string, blankMessage: string) =>
-  z
-    .string({ error: `${field} is required` })
+  text({ error: `${field} is required` })
     .max(MAX_URL_LENGTH, `${field} is too long`)
     .trim()
     .min(1, blankMessage);
@@ -44,7 +44,7 @@ export const fetchPlaylistTracksResponseSchema = z.object({
   playlist: playlistSummarySchema.extend({ service: z.enum(['spotify', 'apple']) }),
   tracks: z.array(trackSchema),
   /** Entries that are not tracks (local files, episodes, unavailable), with why. */
-  skipped: z.array(z.object({ position: z.number(), name: z.string().optional(), reason: z.string() })),
+  skipped: z.array(z.object({ position: z.number(), name: text().optional(), reason: text() })),
 });
 export type FetchPlaylistTracksResponse = z.infer<typeof fetchPlaylistTracksResponseSchema>;
 
@@ -53,9 +53,9 @@ export const fetchFriendPlaylistRequestSchema = z.object({
   shareUrl: urlField('shareUrl', 'Please enter a playlist share URL'),
 });
 export const friendPlaylistSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  owner: z.string(),
+  id: text(),
+  name: text(),
+  owner: text(),
   trackCount: z.number().int().nonnegative(),
   service: z.enum(['spotify', 'apple']),
 });
