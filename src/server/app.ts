@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { routePath } from 'hono/route';
 import { isAppPage } from '../shared/app-pages';
 import type { AppDeps, AppEnv } from './app-context';
 import { ApiError, renderError } from './http/errors';
+import { redactPath } from './http/log-redaction';
 import { requestContext } from './http/request-context';
 import { securityHeaders } from './http/security-headers';
 import { authRoutes } from './routes/auth-routes';
@@ -34,11 +36,12 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.use('*', async (c, next) => {
     const started = performance.now();
     await next();
-    // Path only: query strings can carry OAuth codes and states.
+    // API requests are logged by route pattern (ids and tokens in paths are values), other paths with any
+    // token-like segment replaced; never the query string (OAuth codes and states).
     logger.info(
       {
         method: c.req.method,
-        path: c.req.path,
+        path: c.req.path.startsWith('/api/') ? routePath(c) : redactPath(c.req.path),
         status: c.res.status,
         ms: Math.round(performance.now() - started),
       },

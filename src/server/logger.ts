@@ -1,27 +1,33 @@
 import pino from 'pino';
+import { describeErrorForLog } from './http/log-redaction';
 
 export type Logger = pino.Logger;
 
 /**
  * Structured JSON logs. Paths that could carry secrets are redacted wherever they appear, so a careless
- * `log.info({ headers })` still cannot leak a session cookie or a provider token.
+ * `log.info({ headers })` still cannot leak a session cookie or a provider token. Errors (`err`) are logged
+ * by kind and stack only: their messages can hold the values that caused them (SQL parameters).
  */
-export function createLogger(level: string): Logger {
-  return pino({
-    level,
-    redact: {
-      paths: [
-        '*.authorization',
-        '*.cookie',
-        '*.password',
-        '*.accessToken',
-        '*.refreshToken',
-        '*.token',
-        'headers.authorization',
-        'headers.cookie',
-        'headers["music-user-token"]',
-      ],
-      censor: '[redacted]',
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      serializers: { err: describeErrorForLog },
+      redact: {
+        paths: [
+          '*.authorization',
+          '*.cookie',
+          '*.password',
+          '*.accessToken',
+          '*.refreshToken',
+          '*.token',
+          'headers.authorization',
+          'headers.cookie',
+          'headers["music-user-token"]',
+        ],
+        censor: '[redacted]',
+      },
     },
-  });
+    destination,
+  );
 }

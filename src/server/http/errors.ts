@@ -57,6 +57,7 @@ export function renderError(error: unknown, c: Context, logger: Logger): Respons
     const status = error.status as ContentfulStatusCode;
     return c.json({ message: error.message || 'The request could not be handled.' }, status);
   }
-  logger.error({ err: error, path: c.req.path }, 'unhandled error');
+  // The error's kind and the route pattern only: never the path's ids, the query or the values involved.
+  logger.error({ err: error, method: c.req.method, route: c.req.routePath }, 'unhandled error');
   return c.json({ message: 'Something went wrong on our side. Please try again.' }, 500);
 }

@@ -7,6 +7,7 @@ import type { AppDeps, AppEnv } from '../app-context';
 import { findSessionUser } from '../auth/sessions';
 import { setAppCookie } from './cookies';
 import { ApiError } from './errors';
+import { assertSafeRequestText } from './safe-request-text';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -21,6 +22,7 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 export function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    assertSafeRequestText(c);
     c.set(
       'clientAddress',
       clientAddress(c.req.raw.headers, deps.config.TRUST_PROXY, () => safeRemoteAddress(c)),

@@ -9,7 +9,7 @@ import type { Catalog } from '../../sandbox/catalog/types';
 import { createApp } from '../app';
 import type { AppDeps } from '../app-context';
 import { type Config, loadConfig } from '../config';
-import { createLogger } from '../logger';
+import { createLogger, type Logger } from '../logger';
 import { createRuntime } from '../runtime';
 import { createTestDatabase } from './test-database';
 
@@ -30,6 +30,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** Catalog for the emulators; a small generated one by default (fast to build). */
   catalog?: Catalog;
+  /** Where the app logs (silent by default); tests that check what is logged pass their own. */
+  logger?: Logger;
 }
 
 let defaultCatalog: Catalog | undefined;
@@ -55,10 +57,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     SANDBOX_RATE_LIMIT: '0',
     ...options.env,
   });
-  const { deps, mounts, jobRunner } = await createRuntime(config, database.db, createLogger('silent'), {
-    encryptionKey: Buffer.alloc(32, 7),
-    catalog: options.catalog ?? testCatalog(),
-  });
+  const { deps, mounts, jobRunner } = await createRuntime(
+    config,
+    database.db,
+    options.logger ?? createLogger('silent'),
+    {
+      encryptionKey: Buffer.alloc(32, 7),
+      catalog: options.catalog ?? testCatalog(),
+    },
+  );
   deps.providers.internalOrigin = url;
   const app = createApp(deps, { mounts });
   server.on('request', getRequestListener(app.fetch));

@@ -1,24 +1,25 @@
 import { z } from 'zod';
 import { serviceIdSchema } from '../services';
+import { text } from '../text';
 import { type Plan, planSchema } from './auth';
 import { FREE_TRANSFERS_PER_PERIOD } from './plans';
 
 /** GET /api/account: the signed-in person's profile and connected services (never their tokens). */
 export const accountConnectionSchema = z.object({
   service: serviceIdSchema,
-  displayName: z.string().nullable(),
-  region: z.string().nullable(),
-  authorizedAt: z.string(),
+  displayName: text().nullable(),
+  region: text().nullable(),
+  authorizedAt: text(),
 });
 export type AccountConnection = z.infer<typeof accountConnectionSchema>;
 
 export const accountProfileSchema = z.object({
-  id: z.string(),
-  username: z.string(),
-  email: z.string(),
+  id: text(),
+  username: text(),
+  email: text(),
   plan: planSchema,
   publicProfile: z.boolean(),
-  createdAt: z.string(),
+  createdAt: text(),
   connections: z.array(accountConnectionSchema),
 });
 export type AccountProfile = z.infer<typeof accountProfileSchema>;
@@ -31,8 +32,7 @@ export type AccountUpdate = z.infer<typeof accountUpdateSchema>;
 
 /** DELETE /api/account: the person types their username to confirm. */
 export const accountDeleteSchema = z.object({
-  confirmUsername: z
-    .string({ error: 'Type your username to confirm' })
+  confirmUsername: text({ error: 'Type your username to confirm' })
     .trim()
     .min(1, 'Type your username to confirm')
     .max(64, 'Type your username to confirm'),
@@ -47,7 +47,7 @@ export const checkoutRequestSchema = z.object({
   plan: z.enum(['pro', 'vault'], { error: 'Choose the Pro or Vault+ plan' }),
 });
 export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;
-export const checkoutResponseSchema = z.object({ url: z.string() });
+export const checkoutResponseSchema = z.object({ url: text() });
 
 /** The operator command that changes a plan while no payment provider is set up. */
 export const planCommand = (username: string, plan: Plan) =>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from '../text';
 
 /**
  * Account request and response schemas, shared by the server (validation) and the web app (types).
@@ -11,11 +12,9 @@ export const MAX_EMAIL_LENGTH = 254;
 export const MAX_PASSWORD_LENGTH = 256;
 
 const requiredText = (field: string, max: number) =>
-  z
-    .string({
-      error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be text`),
-    })
-    .max(max, `${field} must be at most ${max} characters`);
+  text({
+    error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be text`),
+  }).max(max, `${field} must be at most ${max} characters`);
 
 export const usernameSchema = requiredText('Username', MAX_USERNAME_LENGTH)
   .trim()
@@ -48,9 +47,9 @@ export type Plan = z.infer<typeof planSchema>;
 export const PLAN_LABELS: Record<Plan, string> = { free: 'Free', pro: 'Pro', vault: 'Vault+' };
 
 export const sessionUserSchema = z.object({
-  id: z.string(),
-  username: z.string(),
-  email: z.string(),
+  id: text(),
+  username: text(),
+  email: text(),
   plan: planSchema,
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;

@@ -1,22 +1,23 @@
 import { z } from 'zod';
+import { text } from '../text';
 
 /** GET /api/auth/spotify/connect */
-export const spotifyConnectResponseSchema = z.object({ authUrl: z.string() });
+export const spotifyConnectResponseSchema = z.object({ authUrl: text() });
 
 /** GET /api/auth/apple/connect: sandbox sends the browser to a consent page; real mode hands MusicKit a token. */
 export const appleConnectResponseSchema = z.object({
   useRedirect: z.boolean(),
-  authUrl: z.string(),
-  token: z.string(),
+  authUrl: text(),
+  token: text(),
   /** Real mode: where to load MusicKit on the Web from (the MUSICKIT_SCRIPT_URL setting). */
-  musicKitScriptUrl: z.string().optional(),
+  musicKitScriptUrl: text().optional(),
 });
 export type AppleConnectResponse = z.infer<typeof appleConnectResponseSchema>;
 
 /** POST /api/auth/apple/init: the Music User Token from MusicKit on the Web. */
 export const appleInitRequestSchema = z.object({
-  token: z.string({ error: 'token is required' }).min(1, 'token is required').max(4096, 'token is too long'),
+  token: text({ error: 'token is required' }).min(1, 'token is required').max(4096, 'token is too long'),
 });
 
 /** Query of the connect calls: where to come back to after the service's consent page. */
-export const connectQuerySchema = z.object({ returnTo: z.string().max(512).optional() });
+export const connectQuerySchema = z.object({ returnTo: text().max(512).optional() });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { serviceIdSchema } from '../services';
+import { text } from '../text';
 
 /**
  * Playlist export (spec sections 2, 3, 5 and 8), shared by the server and the web app. Files are built on
@@ -25,8 +26,7 @@ const flag = z.boolean({ error: 'Export options must be true or false' }).defaul
 
 export const exportPlaylistRequestSchema = z.object({
   service: serviceIdSchema,
-  playlistId: z
-    .string({ error: 'playlistId is required' })
+  playlistId: text({ error: 'playlistId is required' })
     .trim()
     .min(1, 'Please choose a playlist to export')
     .max(200, 'playlistId is too long'),
@@ -52,12 +52,12 @@ export const cloudExportRequestSchema = exportPlaylistRequestSchema.extend({ tar
 export type CloudExportRequest = z.input<typeof cloudExportRequestSchema>;
 
 export const savedExportSchema = z.object({
-  id: z.string(),
+  id: text(),
   format: exportFormatSchema,
-  fileName: z.string(),
+  fileName: text(),
   sizeBytes: z.number().int().nonnegative(),
-  playlistName: z.string(),
-  createdAt: z.string(),
+  playlistName: text(),
+  createdAt: text(),
 });
 export type SavedExport = z.infer<typeof savedExportSchema>;
 export const savedExportListSchema = z.array(savedExportSchema);

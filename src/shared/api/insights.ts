@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from '../text';
 
 /**
  * Taste graph and taste timeline (spec sections 2, 3 and 7), shared by the server and the web app.
@@ -26,15 +27,15 @@ export const TIMELINE_RANGE_LABELS: Record<TimelineRange, string> = {
 export const MAX_GRAPH_NODES = 40;
 
 export const graphNodeSchema = z.object({
-  id: z.string(),
-  label: z.string(),
+  id: text(),
+  label: text(),
   /** How many tracks (genres, artists) or playlists (tracks) carry it. */
   value: z.number(),
   group: z.enum(['genre', 'artist', 'track']),
 });
 export type GraphNode = z.infer<typeof graphNodeSchema>;
 
-export const graphEdgeSchema = z.object({ from: z.string(), to: z.string(), value: z.number() });
+export const graphEdgeSchema = z.object({ from: text(), to: text(), value: z.number() });
 export type GraphEdge = z.infer<typeof graphEdgeSchema>;
 
 /** Where an answer came from, so the page can say it (and say when it is the sample). */
@@ -58,10 +59,10 @@ export const tasteGraphSchema = z.object({
 export type TasteGraph = z.infer<typeof tasteGraphSchema>;
 
 export const tasteTimelineSchema = z.object({
-  years: z.array(z.string()),
+  years: z.array(text()),
   /** Series name → percentage per year (same order as `years`); each year sums to exactly 100. */
-  genres: z.record(z.string(), z.array(z.number())),
-  moods: z.record(z.string(), z.array(z.number())),
+  genres: z.record(text(), z.array(z.number())),
+  moods: z.record(text(), z.array(z.number())),
   sample: z.boolean(),
   /** What places a track in a year: its release year (services do not give us when it was added). */
   basis: z.literal('release-year'),

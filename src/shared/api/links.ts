@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { serviceIdSchema } from '../services';
+import { text } from '../text';
 
 /**
  * Shareable ("sniper") links (spec sections 2, 3, 5): the owner's API under /api/links and the public
@@ -27,38 +28,36 @@ export const MAX_SIGNUP_EMAIL_LENGTH = 254;
 export const LINK_STATS_DAYS = 30;
 
 export const createLinkRequestSchema = z.object({
-  name: z
-    .string({ error: LINK_MESSAGES.missingName })
+  name: text({ error: LINK_MESSAGES.missingName })
     .trim()
     .min(1, LINK_MESSAGES.missingName)
     .max(MAX_LINK_NAME_LENGTH, `The name must be at most ${MAX_LINK_NAME_LENGTH} characters`),
-  url: z
-    .string({ error: 'The track or playlist URL must be text' })
+  url: text({ error: 'The track or playlist URL must be text' })
     .max(MAX_LINK_URL_LENGTH, 'This is too long to be a Spotify or Apple Music link.')
     .trim()
     .optional(),
 });
 export type CreateLinkRequest = z.infer<typeof createLinkRequestSchema>;
 
-export const serviceRefSchema = z.object({ id: z.string(), url: z.string() });
+export const serviceRefSchema = z.object({ id: text(), url: text() });
 
 /** What a link points at, resolved on both services; a service is absent when no equivalent was found. */
 export const linkTargetSchema = z.object({
   kind: z.enum(['track', 'playlist']),
   spotify: serviceRefSchema.optional(),
   apple: serviceRefSchema.optional(),
-  title: z.string(),
-  artists: z.array(z.string()),
-  imageUrl: z.string().optional(),
+  title: text(),
+  artists: z.array(text()),
+  imageUrl: text().optional(),
 });
 export type LinkTarget = z.infer<typeof linkTargetSchema>;
 
 export const shareLinkSchema = z.object({
-  id: z.string(),
-  slug: z.string(),
-  name: z.string(),
+  id: text(),
+  slug: text(),
+  name: text(),
   active: z.boolean(),
-  createdAt: z.string(),
+  createdAt: text(),
   target: linkTargetSchema.nullable(),
   /** Distinct visitor-hours that opened the landing page. */
   views: z.number().int().nonnegative(),
@@ -78,7 +77,7 @@ export const linkStatsSchema = z.object({
   days: z.array(
     z.object({
       /** `YYYY-MM-DD` in UTC. */
-      date: z.string(),
+      date: text(),
       views: z.number().int().nonnegative(),
       signups: z.number().int().nonnegative(),
     }),
@@ -88,23 +87,22 @@ export type LinkStats = z.infer<typeof linkStatsSchema>;
 
 /** The public landing page: the "Open in" buttons always work, with a search link where nothing matched. */
 export const publicLinkSchema = z.object({
-  slug: z.string(),
-  name: z.string(),
+  slug: text(),
+  name: text(),
   target: linkTargetSchema.nullable(),
-  open: z.record(serviceIdSchema, z.object({ url: z.string(), exact: z.boolean() })),
+  open: z.record(serviceIdSchema, z.object({ url: text(), exact: z.boolean() })),
 });
 export type PublicLink = z.infer<typeof publicLinkSchema>;
 
 export const linkSignupRequestSchema = z.object({
-  email: z
-    .string({ error: LINK_MESSAGES.emailRequired })
+  email: text({ error: LINK_MESSAGES.emailRequired })
     .max(MAX_SIGNUP_EMAIL_LENGTH, LINK_MESSAGES.invalidEmail)
     .trim()
     .min(1, LINK_MESSAGES.emailRequired)
     .pipe(z.email(LINK_MESSAGES.invalidEmail)),
 });
 export const linkSignupResponseSchema = z.object({
-  message: z.string(),
+  message: text(),
   alreadySignedUp: z.boolean(),
 });
 export type LinkSignupResponse = z.infer<typeof linkSignupResponseSchema>;

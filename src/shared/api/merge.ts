@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { serviceIdSchema } from '../services';
+import { text } from '../text';
 
 /** Spec section 9: the merged preview shows 8 tracks; bridge track ids start with this prefix. */
 export const MERGE_PREVIEW_COUNT = 8;
@@ -28,9 +29,9 @@ const percent = z
  *   the plain `id` with `friendService`, or the share URL itself.
  */
 export const mergePlaylistsRequestSchema = z.object({
-  userPlaylistId: z.string().trim().max(300).default(''),
+  userPlaylistId: text().trim().max(300).default(''),
   userService: serviceIdSchema.optional(),
-  friendPlaylistId: z.string().trim().max(2048).default(''),
+  friendPlaylistId: text().trim().max(2048).default(''),
   friendService: serviceIdSchema.optional(),
   mixRatio: z
     .tuple([percent, percent], { error: MERGE_MESSAGES.ratioRange })
@@ -44,34 +45,34 @@ export const mergeSourceSchema = z.enum(['you', 'friend', 'both', 'bridge']);
 export type MergeSource = z.infer<typeof mergeSourceSchema>;
 
 export const mergedTrackSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  artists: z.array(z.string()),
-  album: z.string().optional(),
+  id: text(),
+  name: text(),
+  artists: z.array(text()),
+  album: text().optional(),
   source: mergeSourceSchema.optional(),
   service: serviceIdSchema.optional(),
 });
 export type MergedTrack = z.infer<typeof mergedTrackSchema>;
 
 export const mergePlaylistsResponseSchema = z.object({
-  playlistName: z.string(),
+  playlistName: text(),
   tracks: z.array(mergedTrackSchema),
-  insightSummary: z.string(),
-  newPlaylistId: z.string(),
+  insightSummary: text(),
+  newPlaylistId: text(),
 });
 export type MergePlaylistsResponse = z.infer<typeof mergePlaylistsResponseSchema>;
 
 /** POST /api/save-playlist (spec: playlistName, tracks as ids); `newPlaylistId` and `service` say where from and to. */
 export const savePlaylistRequestSchema = z.object({
-  playlistName: z.string().trim().min(1, 'Please give the playlist a name').max(200),
-  tracks: z.array(z.string().min(1).max(300)).min(1, 'There are no tracks to save').max(1000),
-  newPlaylistId: z.string().max(100).optional(),
+  playlistName: text().trim().min(1, 'Please give the playlist a name').max(200),
+  tracks: z.array(text().min(1).max(300)).min(1, 'There are no tracks to save').max(1000),
+  newPlaylistId: text().max(100).optional(),
   service: serviceIdSchema.optional(),
 });
 export type SavePlaylistRequest = z.input<typeof savePlaylistRequestSchema>;
 export const savePlaylistResponseSchema = z.object({
-  playlistId: z.string(),
-  url: z.string(),
+  playlistId: text(),
+  url: text(),
   saved: z.number().int().nonnegative(),
   skipped: z.number().int().nonnegative(),
 });
@@ -79,28 +80,28 @@ export type SavePlaylistResponse = z.infer<typeof savePlaylistResponseSchema>;
 
 /** GET /api/merged-playlists/:id (public). */
 export const mergedPlaylistSchema = z.object({
-  id: z.string(),
-  name: z.string(),
+  id: text(),
+  name: text(),
   tracks: z.array(mergedTrackSchema),
-  insightSummary: z.string(),
+  insightSummary: text(),
   mixRatio: z.tuple([z.number(), z.number()]),
-  createdAt: z.string(),
-  yourPlaylist: z.object({ name: z.string(), owner: z.string() }).optional(),
-  friendPlaylist: z.object({ name: z.string(), owner: z.string() }).optional(),
+  createdAt: text(),
+  yourPlaylist: z.object({ name: text(), owner: text() }).optional(),
+  friendPlaylist: z.object({ name: text(), owner: text() }).optional(),
 });
 export type MergedPlaylist = z.infer<typeof mergedPlaylistSchema>;
 
 /** POST /api/merge/invitations */
 export const createInvitationRequestSchema = z.object({
-  playlistId: z.string().trim().max(300).default(''),
+  playlistId: text().trim().max(300).default(''),
   service: serviceIdSchema.optional(),
-  friendEmail: z.string().trim().max(320).default(''),
+  friendEmail: text().trim().max(320).default(''),
 });
 export type CreateInvitationRequest = z.input<typeof createInvitationRequestSchema>;
 export const createInvitationResponseSchema = z.object({
-  id: z.string(),
-  inviteUrl: z.string(),
-  expiresAt: z.string(),
+  id: text(),
+  inviteUrl: text(),
+  expiresAt: text(),
   /** False when the e-mail could not be sent; the link still works and is shown to copy. */
   emailSent: z.boolean(),
 });
@@ -110,32 +111,32 @@ export const invitationStatusSchema = z.enum(['pending', 'merged', 'expired']);
 
 /** GET /api/merge/invitations/:token (public: what the friend sees). */
 export const invitationViewSchema = z.object({
-  inviterName: z.string(),
-  playlistName: z.string(),
+  inviterName: text(),
+  playlistName: text(),
   trackCount: z.number().int().nonnegative(),
   status: invitationStatusSchema,
-  mergedPlaylistId: z.string().nullable(),
-  expiresAt: z.string(),
+  mergedPlaylistId: text().nullable(),
+  expiresAt: text(),
 });
 export type InvitationView = z.infer<typeof invitationViewSchema>;
 
 /** POST /api/merge/invitations/:token/accept: the friend's own playlist, or a share link. */
 export const acceptInvitationRequestSchema = z.object({
-  playlistId: z.string().trim().max(300).optional(),
+  playlistId: text().trim().max(300).optional(),
   service: serviceIdSchema.optional(),
-  shareUrl: z.string().trim().max(2048).optional(),
+  shareUrl: text().trim().max(2048).optional(),
 });
 export type AcceptInvitationRequest = z.input<typeof acceptInvitationRequestSchema>;
 
 /** GET /api/merge/invitations: the inviter's invitations. */
 export const invitationSummarySchema = z.object({
-  id: z.string(),
-  friendEmail: z.string(),
-  playlistName: z.string(),
+  id: text(),
+  friendEmail: text(),
+  playlistName: text(),
   status: invitationStatusSchema,
-  mergedPlaylistId: z.string().nullable(),
-  createdAt: z.string(),
-  expiresAt: z.string(),
+  mergedPlaylistId: text().nullable(),
+  createdAt: text(),
+  expiresAt: text(),
 });
 export type InvitationSummary = z.infer<typeof invitationSummarySchema>;
 export const invitationListSchema = z.array(invitationSummarySchema);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ONBOARDING_ROUTES } from '../onboarding-routing';
+import { text } from '../text';
 
 /** The onboarding assistant (spec sections 2, 3, 4): POST /api/claude/onboarding-chat. */
 
@@ -15,16 +16,14 @@ export const ONBOARDING_MESSAGES = {
 
 /** Spec section 3: id, type (assistant or user), content, timestamp, optional options list. */
 export const chatMessageSchema = z.object({
-  id: z.string().max(100).optional(),
+  id: text().max(100).optional(),
   type: z.enum(['assistant', 'user'], { error: 'Each message needs a type: "assistant" or "user"' }),
-  content: z
-    .string({ error: 'Each message needs its text as content' })
-    .max(
-      MAX_CHAT_MESSAGE_LENGTH,
-      `A message can be at most ${MAX_CHAT_MESSAGE_LENGTH.toLocaleString('en-US')} characters`,
-    ),
-  timestamp: z.string().max(64).optional(),
-  options: z.array(z.string().max(200)).max(10).optional(),
+  content: text({ error: 'Each message needs its text as content' }).max(
+    MAX_CHAT_MESSAGE_LENGTH,
+    `A message can be at most ${MAX_CHAT_MESSAGE_LENGTH.toLocaleString('en-US')} characters`,
+  ),
+  timestamp: text().max(64).optional(),
+  options: z.array(text().max(200)).max(10).optional(),
 });
 export type ChatMessageDto = z.infer<typeof chatMessageSchema>;
 
@@ -36,8 +35,8 @@ export const onboardingChatRequestSchema = z.object({
 export type OnboardingChatRequest = z.infer<typeof onboardingChatRequestSchema>;
 
 export const onboardingChatResponseSchema = z.object({
-  content: z.string(),
-  options: z.array(z.string()).optional(),
+  content: text(),
+  options: z.array(text()).optional(),
   suggestedRoute: z.enum(ONBOARDING_ROUTES),
   /** Which engine answered: the local one is instant, so the page paces it like a typing assistant. */
   engine: z.enum(['local', 'anthropic']),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from '../text';
 import { planSchema } from './auth';
 
 /** Spec sections 1 and 9: the free plan allows one transfer per month; Pro and Vault+ are unlimited. */
@@ -21,6 +22,6 @@ export const usageSchema = z.object({
   /** null = unlimited. */
   transfersAllowed: z.number().nullable(),
   /** When the oldest counted transfer leaves the window (ISO), null when nothing is counted. */
-  resetsAt: z.string().nullable(),
+  resetsAt: text().nullable(),
 });
 export type Usage = z.infer<typeof usageSchema>;

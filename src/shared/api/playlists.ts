@@ -1,39 +1,39 @@
 import { z } from 'zod';
+import { text } from '../text';
 
 /** A playlist as the pages show it (spec section 3): GET /api/playlists/:service answers a list of these. */
 export const playlistSummarySchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  imageUrl: z.string().optional(),
+  id: text(),
+  name: text(),
+  imageUrl: text().optional(),
   trackCount: z.number().int().nonnegative(),
-  description: z.string().optional(),
-  ownerName: z.string().optional(),
+  description: text().optional(),
+  ownerName: text().optional(),
   /** False for followed playlists the person cannot read in Spotify's development mode. */
   isOwned: z.boolean().optional(),
   /** Set when this app cannot read the playlist's tracks, saying why and what to do instead. */
-  unreadableReason: z.string().optional(),
+  unreadableReason: text().optional(),
 });
 export type PlaylistSummary = z.infer<typeof playlistSummarySchema>;
 export const playlistListSchema = z.array(playlistSummarySchema);
 
 /** A track as the pages show it (spec section 3), with what matching needs. */
 export const trackSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  artists: z.array(z.string()),
-  album: z.string(),
-  imageUrl: z.string().optional(),
+  id: text(),
+  name: text(),
+  artists: z.array(text()),
+  album: text(),
+  imageUrl: text().optional(),
   durationMs: z.number().optional(),
-  isrc: z.string().optional(),
+  isrc: text().optional(),
   explicit: z.boolean().optional(),
-  uri: z.string().optional(),
+  uri: text().optional(),
 });
 export type Track = z.infer<typeof trackSchema>;
 
 const MAX_URL_LENGTH = 2048;
 const urlField = (field: string, blankMessage: string) =>
-  z
-    .string({ error: `${field} is required` })
+  text({ error: `${field} is required` })
     .max(MAX_URL_LENGTH, `${field} is too long`)
     .trim()
     .min(1, blankMessage);
@@ -46,7 +46,7 @@ export const fetchPlaylistTracksResponseSchema = z.object({
   playlist: playlistSummarySchema.extend({ service: z.enum(['spotify', 'apple']) }),
   tracks: z.array(trackSchema),
   /** Entries that are not tracks (local files, episodes, unavailable), with why. */
-  skipped: z.array(z.object({ position: z.number(), name: z.string().optional(), reason: z.string() })),
+  skipped: z.array(z.object({ position: z.number(), name: text().optional(), reason: text() })),
 });
 export type FetchPlaylistTracksResponse = z.infer<typeof fetchPlaylistTracksResponseSchema>;
 
@@ -55,9 +55,9 @@ export const fetchFriendPlaylistRequestSchema = z.object({
   shareUrl: urlField('shareUrl', 'Please enter a playlist share URL'),
 });
 export const friendPlaylistSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  owner: z.string(),
+  id: text(),
+  name: text(),
+  owner: text(),
   trackCount: z.number().int().nonnegative(),
   service: z.enum(['spotify', 'apple']),
 });
@@ -65,8 +65,8 @@ export type FriendPlaylist = z.infer<typeof friendPlaylistSchema>;
 
 /** POST /api/import/csv (the file as the raw body, its name in `?fileName=`): the imported playlist. */
 export const csvImportResponseSchema = z.object({
-  playlist: z.object({ id: z.string(), name: z.string(), trackCount: z.number().int().nonnegative() }),
+  playlist: z.object({ id: text(), name: text(), trackCount: z.number().int().nonnegative() }),
   /** Rows left out, by line number. */
-  warnings: z.array(z.object({ row: z.number().int(), message: z.string() })),
+  warnings: z.array(z.object({ row: z.number().int(), message: text() })),
 });
 export type CsvImportResponse = z.infer<typeof csvImportResponseSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from '../text';
 
 /** Rebuilding a lost playlist (/recreate): POST /api/recreate and POST /api/recreate/from-link. */
 
@@ -10,30 +11,28 @@ export const RECREATE_MESSAGES = {
 } as const;
 
 export const recreateRequestSchema = z.object({
-  name: z
-    .string({ error: RECREATE_MESSAGES.nameRequired })
+  name: text({ error: RECREATE_MESSAGES.nameRequired })
     .trim()
     .min(1, RECREATE_MESSAGES.nameRequired)
     .max(MAX_RECREATE_NAME_LENGTH, `The name must be at most ${MAX_RECREATE_NAME_LENGTH} characters`),
-  text: z.string({ error: RECREATE_MESSAGES.listRequired }),
+  text: text({ error: RECREATE_MESSAGES.listRequired }),
 });
 export type RecreateRequest = z.infer<typeof recreateRequestSchema>;
 
 export const recreateFromLinkRequestSchema = z.object({
-  playlistUrl: z
-    .string({ error: 'playlistUrl is required' })
+  playlistUrl: text({ error: 'playlistUrl is required' })
     .max(2048, 'playlistUrl is too long')
     .trim()
     .min(1, 'Please enter a playlist URL'),
 });
 
-export const rowProblemSchema = z.object({ row: z.number().int(), message: z.string() });
+export const rowProblemSchema = z.object({ row: z.number().int(), message: text() });
 export type RowProblemDto = z.infer<typeof rowProblemSchema>;
 
 export const recreatedPlaylistSchema = z.object({
   /** `import:<uuid>`: a source the transfer wizard reads like any playlist. */
-  id: z.string(),
-  name: z.string(),
+  id: text(),
+  name: text(),
   trackCount: z.number().int().nonnegative(),
 });
 

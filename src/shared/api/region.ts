@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SOURCE_REGIONS, TARGET_REGIONS } from '../services';
+import { text } from '../text';
 import { trackSchema } from './playlists';
 
 export const REGION_MESSAGES = {
@@ -31,10 +32,10 @@ export const geoAlternativesRequestSchema = z.object({
 export type GeoAlternativesRequest = z.input<typeof geoAlternativesRequestSchema>;
 
 export const regionTrackSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  artists: z.array(z.string()),
-  album: z.string(),
+  id: text(),
+  name: text(),
+  artists: z.array(text()),
+  album: text(),
 });
 export type RegionTrack = z.infer<typeof regionTrackSchema>;
 
@@ -46,7 +47,7 @@ export const geoAlternativeSchema = z.object({
   alternative: regionTrackSchema.nullable(),
   confidence: z.number().int().min(0).max(100),
   kind: alternativeKindSchema,
-  explanation: z.string(),
+  explanation: text(),
 });
 export type GeoAlternative = z.infer<typeof geoAlternativeSchema>;
 
@@ -61,15 +62,15 @@ export type GeoAlternativesResponse = z.infer<typeof geoAlternativesResponseSche
 
 /** POST /api/create-region-optimized-playlist */
 export const createRegionPlaylistRequestSchema = z.object({
-  playlistUrl: z.string().trim().min(1, REGION_MESSAGES.missingUrl).max(2048),
+  playlistUrl: text().trim().min(1, REGION_MESSAGES.missingUrl).max(2048),
   targetRegion: targetRegionSchema,
   /** Original track ids whose alternative was chosen. */
-  replacements: z.array(z.string().min(1).max(300)).max(MAX_ANALYZED_TRACKS).default([]),
+  replacements: z.array(text().min(1).max(300)).max(MAX_ANALYZED_TRACKS).default([]),
 });
 export type CreateRegionPlaylistRequest = z.input<typeof createRegionPlaylistRequestSchema>;
 export const createRegionPlaylistResponseSchema = z.object({
-  playlistId: z.string(),
-  url: z.string(),
+  playlistId: text(),
+  url: text(),
   replaced: z.number().int().nonnegative(),
 });
 export type CreateRegionPlaylistResponse = z.infer<typeof createRegionPlaylistResponseSchema>;

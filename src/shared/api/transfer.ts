@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { serviceIdSchema } from '../services';
+import { text } from '../text';
 import { trackSchema } from './playlists';
 
 /**
@@ -18,22 +19,22 @@ export type MatchStatus = z.infer<typeof matchStatusSchema>;
 export const candidateSchema = z.object({
   track: trackSchema,
   confidence: z.number(),
-  reasons: z.array(z.string()),
-  versionLabels: z.array(z.string()),
+  reasons: z.array(text()),
+  versionLabels: z.array(text()),
   sameVersion: z.boolean(),
 });
 export type Candidate = z.infer<typeof candidateSchema>;
 
 export const matchRowSchema = z.object({
   /** Stable row id: `<matchSetId>:<position>`. */
-  id: z.string(),
+  id: text(),
   position: z.number().int().nonnegative(),
   sourceTrack: trackSchema,
   destinationTrack: trackSchema.nullable(),
   confidence: z.number(),
   isMatched: z.boolean(),
   status: matchStatusSchema,
-  reasons: z.array(z.string()),
+  reasons: z.array(text()),
   candidates: z.array(candidateSchema),
   decidedBy: z.enum(['engine', 'person', 'ai']),
 });
@@ -66,7 +67,7 @@ export const matchRequestSchema = z
   .object({
     sourceService: z.enum(['spotify', 'apple'], { error: missingForMatching }),
     destinationService: z.enum(['spotify', 'apple'], { error: missingForMatching }),
-    playlistId: z.string({ error: missingForMatching }).trim().min(1, missingForMatching).max(200),
+    playlistId: text({ error: missingForMatching }).trim().min(1, missingForMatching).max(200),
   })
   .refine(differentServicesUnlessImported, { message: 'Source and destination services must be different.' });
 export type MatchRequest = z.infer<typeof matchRequestSchema>;
@@ -76,41 +77,41 @@ export const jobStatusSchema = z.enum(['queued', 'running', 'succeeded', 'failed
 export const jobProgressSchema = z.object({
   done: z.number(),
   total: z.number(),
-  phase: z.string(),
-  message: z.string().optional(),
-  waitingUntil: z.string().optional(),
+  phase: text(),
+  message: text().optional(),
+  waitingUntil: text().optional(),
 });
 export type JobProgress = z.infer<typeof jobProgressSchema>;
 
 export const jobViewSchema = z.object({
-  id: z.string(),
-  kind: z.string(),
+  id: text(),
+  kind: text(),
   status: jobStatusSchema,
   progress: jobProgressSchema.nullable(),
-  error: z.string().nullable(),
+  error: text().nullable(),
   /** Seconds left, estimated from the progress so far (null until there is enough to tell). */
   etaSeconds: z.number().nullable(),
-  createdAt: z.string(),
-  finishedAt: z.string().nullable(),
+  createdAt: text(),
+  finishedAt: text().nullable(),
 });
 export type JobView = z.infer<typeof jobViewSchema>;
 
 export const matchSetViewSchema = z.object({
-  matchSetId: z.string(),
+  matchSetId: text(),
   status: z.enum(['matching', 'ready', 'failed']),
-  playlistName: z.string(),
+  playlistName: text(),
   sourceService: serviceIdSchema,
   destinationService: serviceIdSchema,
-  jobId: z.string().nullable(),
+  jobId: text().nullable(),
   results: z.array(matchRowSchema),
-  error: z.string().nullable().optional(),
+  error: text().nullable().optional(),
 });
 export type MatchSetView = z.infer<typeof matchSetViewSchema>;
 
 /** PATCH /api/match/:matchSetId/rows/:position — the person's fix for one row. */
 export const matchChoiceSchema = z.union([
-  z.object({ action: z.literal('choose'), trackId: z.string().min(1).max(200) }),
-  z.object({ action: z.literal('manual'), track: trackSchema.extend({ uri: z.string().min(1).max(300) }) }),
+  z.object({ action: z.literal('choose'), trackId: text().min(1).max(200) }),
+  z.object({ action: z.literal('manual'), track: trackSchema.extend({ uri: text().min(1).max(300) }) }),
   z.object({ action: z.literal('skip') }),
   z.object({ action: z.literal('reset') }),
 ]);
@@ -120,7 +121,7 @@ export const transferRequestSchema = z
   .object({
     sourceService: z.enum(['spotify', 'apple'], { error: missingForTransfer }),
     destinationService: z.enum(['spotify', 'apple'], { error: missingForTransfer }),
-    playlistId: z.string({ error: missingForTransfer }).trim().min(1, missingForTransfer).max(200),
+    playlistId: text({ error: missingForTransfer }).trim().min(1, missingForTransfer).max(200),
     includeUnmatched: z.boolean({ error: 'includeUnmatched must be true or false' }).default(false),
     /** The reviewed match set; the newest ready one for the playlist when left out. */
     matchSetId: z.uuid({ error: 'matchSetId must be a match set id' }).optional(),
@@ -133,22 +134,22 @@ export type TransferRequest = z.infer<typeof transferRequestSchema>;
 
 /** Spec section 3 transfer result, plus the transfer's id and what happened to every track. */
 export const transferResultSchema = z.object({
-  transferId: z.string(),
-  playlistId: z.string(),
-  name: z.string(),
+  transferId: text(),
+  playlistId: text(),
+  name: text(),
   totalTracks: z.number(),
   matchedTracks: z.number(),
   unmatchedTracks: z.number(),
   addedTracks: z.number(),
-  destinationUrl: z.string(),
+  destinationUrl: text(),
   overallConfidence: z.number(),
   status: z.enum(['queued', 'running', 'succeeded', 'failed']),
-  error: z.string().nullable(),
-  jobId: z.string().nullable(),
+  error: text().nullable(),
+  jobId: text().nullable(),
   sourceService: serviceIdSchema,
   destinationService: serviceIdSchema,
-  createdAt: z.string(),
-  completedAt: z.string().nullable(),
+  createdAt: text(),
+  completedAt: text().nullable(),
 });
 export type TransferResult = z.infer<typeof transferResultSchema>;
 
