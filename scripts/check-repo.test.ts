@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findProblems } from './check-repo';
 
 // Built from pieces so that this test file does not trip the check itself.
-const machinePath = (root: string) => `/${root}/shared/data/tracks.csv`;
+const machinePath = (root: string) => `/${root}/${'shared'}/data/tracks.csv`;
 
 describe('the repository check', () => {
   it('flags absolute machine paths in code and docs', () => {
