@@ -32,6 +32,8 @@ for (const viewport of VIEWPORTS) {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
 
     test('public routes have no serious or critical axe violations', async ({ page }) => {
+      // Every public route in one test, each loaded cold with an axe pass: more than the default minute.
+      test.setTimeout(180_000);
       for (const route of PUBLIC_ROUTES) {
         await page.goto(route.path);
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(route.heading);

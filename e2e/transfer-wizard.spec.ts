@@ -262,7 +262,7 @@ test('a signed-up user connects both services, reviews Road Trip, transfers it a
   await waitForMatches(page);
   await page.getByRole('button', { name: 'Transfer Playlist' }).click();
   await expectToast(page, 'Upgrade required');
-  await expect(notifications(page).getByRole('link', { name: 'See pricing' })).toHaveAttribute(
+  await expect(notifications(page).getByRole('link', { name: '/pricing' })).toHaveAttribute(
     'href',
     '/pricing',
   );

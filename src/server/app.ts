@@ -26,7 +26,7 @@ export interface AppOptions {
 }
 
 /** Room for a 1 MB field to reach validation (and a clear 400); anything larger is refused unread. */
-const MAX_JSON_BODY = 2 * 1024 * 1024;
+export const MAX_JSON_BODY = 2 * 1024 * 1024;
 
 /** Composes the HTTP application: API under /api, sandbox emulators, and the single-page front end. */
 export function createApp(deps: AppDeps, options: AppOptions = {}) {
