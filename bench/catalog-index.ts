@@ -116,4 +116,9 @@ export class CatalogIndex implements MusicProvider {
   addTracks = async () => this.unsupported();
   getAvailability = async () => this.unsupported();
   readSharedPlaylist = async () => this.unsupported();
+  listLibrary = async () => this.unsupported();
+  saveTracks = async () => this.unsupported();
+  saveAlbums = async () => this.unsupported();
+  findAlbums = async () => this.unsupported();
+  getAlbumTracks = async () => this.unsupported();
 }

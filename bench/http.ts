@@ -16,7 +16,8 @@ import type { MatchSetView } from '../src/shared/api/transfer';
  * route started in the same run (the floor: what Node and Hono alone manage on this machine), and the
  * app's idle memory right after start. The compiled app runs with the embedded database, and again on
  * PostgreSQL when DATABASE_URL is set. Load: BENCH_CONNECTIONS keep-alive connections for
- * BENCH_SECONDS per route, loopback only; the generator runs in this process, each server in its own.
+ * BENCH_SECONDS per route, loopback only; the generator runs in this process, each server in its own
+ * (BENCH_CPU_PROF=<dir> profiles them).
  */
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -104,8 +105,12 @@ async function waitForHttp(url: string, child: ChildProcess, output: () => strin
   }
 }
 
+/** BENCH_CPU_PROF=<dir>: every server of the run writes a `node --cpu-prof` profile there when it stops. */
+const PROFILE_DIR = process.env.BENCH_CPU_PROF;
+
 function spawnNode(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, args, {
+  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, ...args], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -171,6 +176,7 @@ async function prepareSignedIn(url: string) {
     async () => (await client.get(`/api/match/${started.matchSetId}`)).body as MatchSetView,
     (view) => view.status !== 'matching',
     300_000,
+    250,
     250,
   );
   if (matched.status !== 'ready') throw new Error(`the match ended ${matched.status}`);

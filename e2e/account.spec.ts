@@ -47,10 +47,20 @@ test('connects and disconnects both services through the consent pages', async (
   await expect(connectionRow(page, 'Spotify')).toContainText('Not connected');
 
   await page.getByRole('button', { name: 'Connect Spotify' }).click();
+  // The person's own sandbox account is offered first; they pick its country.
+  await expect(page.getByRole('radio', { name: /your own sandbox account/ })).toBeChecked();
+  await page.getByRole('combobox', { name: 'Country of your account' }).selectOption('DE');
   await page.getByRole('button', { name: 'Agree', exact: true }).click();
   await expect(page).toHaveURL(/\/account$/);
   await expectToast(page, 'Connected to Spotify');
   await expect(connectionRow(page, 'Spotify')).toContainText('Connected as');
+  // Development-mode /me has no country; Crossfade found it in Spotify's answers, and it can be changed.
+  const country = connectionRow(page, 'Spotify').getByRole('combobox', { name: /Country/ });
+  await expect(country).toHaveValue('DE');
+  await country.selectOption('JP');
+  await expectToast(page, 'Spotify country saved');
+  await page.reload();
+  await expect(connectionRow(page, 'Spotify').getByRole('combobox', { name: /Country/ })).toHaveValue('JP');
 
   await page.getByRole('button', { name: 'Connect Apple Music' }).click();
   await page.getByRole('button', { name: 'Allow', exact: true }).click();

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { GEO_TRACKS_PER_CALL } from '../src/shared/api/geo-lock';
 import { expectAxeClean } from './support/axe';
 import { connectThroughUi } from './support/services';
 import { expectToast } from './support/toasts';
@@ -19,7 +20,9 @@ test('the region-lock finder analyzes a playlist, toggles choices and creates th
   page,
 }) => {
   await registerThroughApi(page);
-  await connectThroughUi(page, 'Spotify');
+  // The second demo listener: a library that is the same in every run (and, with no fixed country, one
+  // whose availability the emulator answers per `market`; see decision 0015 for the finder's open point).
+  await connectThroughUi(page, 'Spotify', { secondDemoListener: true });
   const around = await spotifyPlaylistId(page, 'Around the World');
 
   await page.goto('/geo-lock');
@@ -102,4 +105,32 @@ test('the geo-lock tab on /visualizations is the same finder', async ({ page }) 
   await expect(page.getByText('How it works')).toBeVisible();
   await page.getByRole('button', { name: 'Analyze Playlist' }).click();
   await expectToast(page, 'Missing information', 'Please enter a playlist URL to analyze');
+});
+
+test('a playlist longer than one request allows is checked in parts and shown as one result', async ({
+  page,
+}) => {
+  await registerThroughApi(page);
+  await connectThroughUi(page, 'Spotify');
+  const everything = await spotifyPlaylistId(page, 'Everything I Love');
+  const parts: number[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/claude/geo-locked-alternatives'))
+      parts.push((request.postDataJSON() as { tracks: unknown[] }).tracks.length);
+  });
+
+  await page.goto('/geo-lock');
+  await page.getByLabel('Playlist URL').fill(`https://open.spotify.com/playlist/${everything}`);
+  await page.getByLabel('Source region').selectOption('US');
+  await page.getByLabel('Target region').selectOption('JP');
+  await page.getByRole('button', { name: 'Analyze Playlist' }).click();
+  const summary = page.getByTestId('geo-summary');
+  await expect(summary).toContainText(/\d+ of \d+ tracks of Everything I Love are unavailable in JP/, {
+    timeout: 90_000,
+  });
+  const checked = Number((await summary.textContent())?.match(/of (\d+) tracks/)?.[1]);
+  expect(checked).toBeGreaterThan(GEO_TRACKS_PER_CALL);
+  expect(parts.length).toBe(Math.ceil(checked / GEO_TRACKS_PER_CALL));
+  expect(Math.max(...parts)).toBe(GEO_TRACKS_PER_CALL);
+  expect(parts.reduce((sum, size) => sum + size, 0)).toBe(checked);
 });

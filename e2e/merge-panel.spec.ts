@@ -40,6 +40,18 @@ test('the friend-merge tab imports a share link, merges, saves and shares', asyn
     'Could not find or access the playlist. Please check the URL and try again.',
   );
 
+  // A playlist the server can name the reason for: the spec's sentence first, the server's reason below it
+  // (someone else's playlist under Spotify's development mode, and the way out), never the sentence alone.
+  const followed = await spotifyPlaylistId(page, 'Fresh Finds Friday');
+  await field.fill(`https://open.spotify.com/playlist/${followed}`);
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  await expectToast(
+    page,
+    'Error',
+    'Could not find or access the playlist. Please check the URL and try again.',
+  );
+  await expect(page.getByRole('region', { name: /Notifications/ })).toContainText(/CSV/);
+
   await field.fill(`https://open.spotify.com/playlist/${kpop}`);
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   await expectToast(page, 'Playlist found!');

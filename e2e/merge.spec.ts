@@ -48,6 +48,16 @@ test('invite by e-mail, the friend answers from the link, and both see the merge
   await page.getByRole('button', { name: 'Send Invite' }).click();
   await expectToast(page, 'Missing information', "Please select a playlist and enter your friend's email");
 
+  // The server's reason comes with the spec's sentence, on its own line.
+  await page.getByLabel("Friend's email").fill('not-an-address');
+  await page.getByRole('button', { name: 'Send Invite' }).click();
+  await expectToast(page, 'Error creating merge request', 'There was a problem creating your merge request');
+  await expect(
+    page.getByRole('region', { name: /Notifications/ }).getByText('Please enter a valid email address.', {
+      exact: true,
+    }),
+  ).toBeVisible();
+
   const friend = uniqueUser('friend');
   await page.getByLabel("Friend's email").fill(friend.email);
   await page.getByRole('button', { name: 'Send Invite' }).click();
@@ -59,10 +69,12 @@ test('invite by e-mail, the friend answers from the link, and both see the merge
     'Waiting for your friend',
   );
 
-  // The friend gets the link by mail (the outbox, with no SMTP server configured).
+  // The friend is mailed (the outbox, with no SMTP server configured). What is kept there never holds
+  // a working token: the link reads [link sent], and the inviter shares the one on their screen.
   const mail = await readOutboxMail(friend.email);
-  expect(mail).toContain(link);
   expect(mail).toContain('Road Trip');
+  expect(mail).toContain('[link sent]');
+  expect(mail).not.toContain(new URL(link).pathname);
 
   const friendContext = await browser.newContext();
   const friendPage = await friendContext.newPage();
@@ -71,6 +83,24 @@ test('invite by e-mail, the friend answers from the link, and both see the merge
   await friendPage.goto(new URL(link).pathname);
   await expect(friendPage.getByText(`Merge with ${inviter.username}'s "Road Trip"`)).toBeVisible();
   await expectAxeClean(friendPage, 'invitation page');
+  // A share link the server cannot read: the spec's sentence, then the server's reason (someone else's
+  // playlist under Spotify's development mode, and the way out) on its own line.
+  const friendLists = (await (await friendPage.request.get('/api/playlists/spotify')).json()) as {
+    id: string;
+    name: string;
+  }[];
+  const followed = friendLists.find((playlist) => playlist.name === 'Fresh Finds Friday');
+  await friendPage
+    .getByPlaceholder('Paste a Spotify or Apple Music playlist share link')
+    .fill(`https://open.spotify.com/playlist/${followed?.id}`);
+  await friendPage.getByRole('button', { name: 'Merge Playlists' }).click();
+  await expectToast(
+    friendPage,
+    'Error generating merge',
+    'There was a problem creating your merged playlist',
+  );
+  await expect(friendPage.getByRole('region', { name: /Notifications/ })).toContainText(/CSV/);
+  await friendPage.getByPlaceholder('Paste a Spotify or Apple Music playlist share link').fill('');
   await friendPage.getByRole('button', { name: /^Late Night Jazz/ }).click();
   await friendPage.getByRole('button', { name: 'Merge Playlists' }).click();
   await expectToast(friendPage, 'Playlists merged!');
@@ -88,6 +118,13 @@ test('invite by e-mail, the friend answers from the link, and both see the merge
   await expect(page.getByRole('heading', { level: 1, name: playlistName })).toBeVisible();
   await expectAxeClean(page, 'merged playlist page');
   await expect(page.getByText(`${inviter.username}'s "Road Trip"`)).toBeVisible();
+  // The merge is private until its owner lets anyone copy it (decision 0012); the choice is kept.
+  const copyable = page.getByRole('switch', { name: 'Anyone with the link may copy it' });
+  await expect(copyable).not.toBeChecked();
+  await copyable.click();
+  await expect(copyable).toBeChecked();
+  await page.reload();
+  await expect(page.getByRole('switch', { name: 'Anyone with the link may copy it' })).toBeChecked();
 
   // Opening the used link again points at the result instead of merging twice.
   await friendPage.goto(new URL(link).pathname);

@@ -1,23 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { getRequestListener } from '@hono/node-server';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { eq } from 'drizzle-orm';
-import { createApp } from '../src/server/app';
-import type { AppDeps } from '../src/server/app-context';
-import { loadConfig } from '../src/server/config';
-import { type DatabaseHandle, openDatabase } from '../src/server/db/client';
 import { users } from '../src/server/db/schema';
-import { jobRegistry } from '../src/server/jobs/define-job';
-import { JobRunner } from '../src/server/jobs/job-runner';
-import { createLogger } from '../src/server/logger';
-import { createRuntime, JOBS } from '../src/server/runtime';
-import { testCatalog } from '../src/server/testing/test-server';
-import { CSRF_COOKIE, CSRF_HEADER } from '../src/shared/api/auth';
+import { type OwnServer, registerOn, startOwnServer } from './support/own-server';
 import { expectToast } from './support/toasts';
 import { registerThroughApi, uniqueUser } from './support/users';
 
@@ -26,71 +10,11 @@ import { registerThroughApi, uniqueUser } from './support/users';
  * database, and the shared e2e server's embedded database belongs to its own process, so this file runs
  * the same app and built web app on a server of its own, whose database it can reach.
  */
-interface VaultServer {
-  url: string;
-  deps: AppDeps;
-  close(): Promise<void>;
-}
-
-async function startVaultServer(): Promise<VaultServer> {
-  const database: DatabaseHandle = await openDatabase({ memory: true });
-  const dataDir = mkdtempSync(join(tmpdir(), 'crossfade-e2e-vault-'));
-  const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const config = loadConfig({
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    PUBLIC_URL: url,
-    SANDBOX_RATE_LIMIT: '0',
-    JOB_WORKERS: '0',
-  });
-  const { deps, mounts } = await createRuntime(config, database.db, createLogger('silent'), {
-    encryptionKey: Buffer.alloc(32, 9),
-    catalog: testCatalog(),
-  });
-  deps.providers.internalOrigin = url;
-  const runner = new JobRunner({
-    db: database.db,
-    logger: deps.logger,
-    handlers: jobRegistry(JOBS, deps),
-    concurrency: 2,
-    pollIntervalMs: 100,
-  });
-  deps.jobs.poke = () => runner.poke();
-  runner.start();
-  const webRoot = fileURLToPath(new URL('../dist/web', import.meta.url));
-  server.on('request', getRequestListener(createApp(deps, { webRoot, mounts }).fetch));
-  return {
-    url,
-    deps,
-    async close() {
-      await runner.stop();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await database.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function registerOn(page: Page, url: string) {
-  const user = uniqueUser('vault');
-  expect((await page.request.get(`${url}/api/auth/status`)).ok()).toBe(true);
-  const csrf = (await page.context().cookies(url)).find((cookie) => cookie.name === CSRF_COOKIE)?.value ?? '';
-  const response = await page.request.post(`${url}/api/auth/register`, {
-    data: user,
-    headers: { [CSRF_HEADER]: csrf },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  return user;
-}
-
 test.describe('Vault+ member', () => {
   test.describe.configure({ timeout: 150_000 });
-  let vault: VaultServer;
+  let vault: OwnServer;
   test.beforeAll(async () => {
-    vault = await startVaultServer();
+    vault = await startOwnServer('vault');
   });
   test.afterAll(async () => {
     await vault?.close();
@@ -99,7 +23,7 @@ test.describe('Vault+ member', () => {
   test('backs up now, sees the snapshot with its playlists, and restores one into the wizard', async ({
     page,
   }) => {
-    const user = await registerOn(page, vault.url);
+    const user = await registerOn(page, vault.url, 'vault');
     await vault.deps.db.update(users).set({ plan: 'vault' }).where(eq(users.username, user.username));
 
     await page.goto(`${vault.url}/account`);

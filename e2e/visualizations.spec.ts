@@ -124,7 +124,12 @@ test('a free user with Spotify connected sees their own library, exports it, and
   await expect(page.getByText(/leads your listening/)).toBeVisible();
 
   await featureTab(page, 'Export Options').click();
-  await page.getByLabel('Playlist').selectOption({ label: 'Road Trip (Spotify, 48 tracks)' });
+  // The person's own sandbox library: its Road Trip holds as many tracks as their demo library gave it.
+  const roadTrip = await page
+    .getByLabel('Playlist')
+    .locator('option', { hasText: /^Road Trip \(Spotify, \d+ tracks\)$/ })
+    .textContent();
+  await page.getByLabel('Playlist').selectOption({ label: roadTrip ?? '' });
   const csv = await downloadFrom(page, () => page.getByRole('button', { name: 'Export CSV' }).click());
   expect(csv.name).toBe('Road-Trip.csv');
   const lines = csv.bytes
@@ -158,6 +163,10 @@ test('a failed load shows the inline error, the toast, and recovers with Try aga
   await page.getByRole('tab', { name: 'Artists Network' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Could not load your taste graph' })).toBeVisible();
   await expectToast(page, 'Error', 'Failed to load taste graph data');
+  // The server's reason stays, on its own line under the spec's sentence.
+  await expect(
+    page.getByRole('region', { name: /Notifications/ }).getByText('boom', { exact: true }),
+  ).toBeVisible();
   await page.unroute('**/api/taste-graph?type=artists');
   await page.getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByRole('img', { name: /Artists Network/ })).toBeVisible();

@@ -13,14 +13,15 @@ export const SERVER_ENTRIES = {
   cli: 'src/cli/main.ts',
 };
 
-export async function buildServer() {
+/** `outdir`: dist/server for `npm run build` and `npm start`; the process-tier tests build into a folder of their own. */
+export async function buildServer(outdir = SERVER_OUT) {
   // Loaded here, not at the top: `npm start` imports this file and should not hold esbuild in memory.
   const { build } = await import('esbuild');
-  rmSync(SERVER_OUT, { recursive: true, force: true });
+  rmSync(outdir, { recursive: true, force: true });
   await build({
     absWorkingDir: root,
     entryPoints: SERVER_ENTRIES,
-    outdir: SERVER_OUT,
+    outdir,
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -30,9 +31,9 @@ export async function buildServer() {
     sourcemap: true,
     logLevel: 'warning',
   });
-  cpSync(join(root, 'src/server/db/migrations'), join(SERVER_OUT, 'migrations'), { recursive: true });
+  cpSync(join(root, 'src/server/db/migrations'), join(outdir, 'migrations'), { recursive: true });
   // Written last: its time is what `npm start` compares the sources with.
-  writeFileSync(join(SERVER_OUT, 'BUILD'), `${new Date().toISOString()}\n`);
+  writeFileSync(join(outdir, 'BUILD'), `${new Date().toISOString()}\n`);
 }
 
-if (process.argv[1] === new URL(import.meta.url).pathname) await buildServer();
+if (process.argv[1] === new URL(import.meta.url).pathname) await buildServer(process.argv[2] ?? SERVER_OUT);

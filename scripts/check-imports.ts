@@ -6,13 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { type AllowEntry, applyAllowList, findViolations, formatViolation } from './import-rules';
 
-const ALLOWED: readonly AllowEntry[] = [
-  {
-    rule: 'route-imports-schema',
-    file: 'src/server/routes/auth-routes.ts',
-    todo: 'TODO(issue 10, security): auth-routes.ts is being reworked and its SQL moved into auth services; remove this entry after that merge.',
-  },
-];
+const ALLOWED: readonly AllowEntry[] = [];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { failing, allowed, stale } = applyAllowList(findViolations(root), ALLOWED);

@@ -9,6 +9,13 @@ process.env.PORT ??= '3100';
 process.env.LOG_LEVEL ??= 'warn';
 // Sign-in throttling stays on, with room for the suites that sign in many times.
 process.env.LOGIN_MAX_FAILURES ??= '50';
+// Rate limits stay on too, roomy enough for every account and event the suites make from one address.
+process.env.SIGNUP_LIMIT_PER_HOUR ??= '10000';
+process.env.LINK_SIGNUP_LIMIT_PER_HOUR ??= '10000';
+process.env.MERGE_INVITATIONS_PER_DAY ??= '10000';
+process.env.EVENTS_PER_10_SECONDS ??= '100000';
+process.env.ONBOARDING_REPLIES_PER_MINUTE ??= '10000';
+process.env.REGION_LOCK_TRACKS_PER_DAY ??= '1000000';
 delete process.env.DATABASE_URL;
 for (const name of [
   'SPOTIFY_CLIENT_ID',

@@ -27,6 +27,16 @@ const rulesOf = (dir: string) =>
     .sort();
 
 describe('import rules', () => {
+  it('fails a service that imports the HTTP errors, and lets routes and the HTTP layer use them', () => {
+    const dir = tree({
+      'src/server/http/errors.ts': 'export class ApiError {}\n',
+      'src/server/transfers/transfer-service.ts': "import { ApiError } from '../http/errors';\n",
+      'src/server/routes/transfer-routes.ts': "import { ApiError } from '../http/errors';\n",
+      'src/server/http/require-user.ts': "import { ApiError } from './errors';\n",
+    });
+    expect(rulesOf(dir)).toEqual(['service-imports-http-errors src/server/transfers/transfer-service.ts:1']);
+  });
+
   it('fails a route that imports db/schema and a sandbox file that imports the server', () => {
     const dir = tree({
       'src/server/db/schema.ts': 'export const users = {};\n',
@@ -39,6 +49,16 @@ describe('import rules', () => {
       'route-imports-schema src/server/routes/user-routes.ts:2',
       'sandbox-imports-server src/sandbox/keys.ts:1',
     ]);
+  });
+
+  it('fails a route that writes SQL itself (drizzle-orm), not its test', () => {
+    const dir = tree({
+      'src/server/routes/health-routes.ts':
+        "import { Hono } from 'hono';\nimport { sql } from 'drizzle-orm';\n",
+      'src/server/routes/health-routes.int.test.ts': "import { eq } from 'drizzle-orm/sql';\n",
+      'src/server/jobs/job-queue.ts': "import { sql } from 'drizzle-orm';\n",
+    });
+    expect(rulesOf(dir)).toEqual(['route-runs-sql src/server/routes/health-routes.ts:2']);
   });
 
   it('passes a route that goes through a service, and a sandbox that keeps to itself', () => {

@@ -3,10 +3,11 @@
  * `noRestrictedImports` cannot express "only through index.ts" or find cycles, so one small checker
  * holds every rule and reports file, line and rule).
  *
- * - routes never import `db/schema`: SQL belongs to the services;
+ * - routes never import `db/schema` or `drizzle-orm`: SQL belongs to the services;
  * - the sandbox never imports the server: the emulators stand in for other companies' services;
  * - a web feature imports another feature only through its public `index.ts`;
  * - `process.env` is read only in config modules (and in tests, benchmarks and scripts);
+ * - services (server code outside routes/ and http/) never import http/errors: they raise domain errors;
  * - no import cycles.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -14,9 +15,11 @@ import { dirname, join, relative, sep } from 'node:path';
 
 export type RuleName =
   | 'route-imports-schema'
+  | 'route-runs-sql'
   | 'sandbox-imports-server'
   | 'feature-deep-import'
   | 'process-env'
+  | 'service-imports-http-errors'
   | 'import-cycle';
 
 export interface Violation {
@@ -105,6 +108,12 @@ function mayReadEnvironment(file: string): boolean {
   );
 }
 
+/** Server code below the HTTP layer: everything but routes, the HTTP middleware, the app's composition and test helpers. */
+function isService(file: string): boolean {
+  if (!file.startsWith('src/server/')) return false;
+  return !/^src\/server\/(routes|http|testing)\//.test(file) && file !== 'src/server/app.ts';
+}
+
 function lineOf(text: string, index: number): number {
   return text.slice(0, index).split('\n').length;
 }
@@ -123,6 +132,13 @@ export function findViolations(root: string): Violation[] {
       refs.flatMap((ref) => (ref.target === undefined ? [] : [{ target: ref.target, line: ref.line }])),
     );
     for (const ref of refs) {
+      if (file.startsWith('src/server/routes/') && !isTest(file) && /^drizzle-orm(\/|$)/.test(ref.specifier))
+        violations.push({
+          rule: 'route-runs-sql',
+          file,
+          line: ref.line,
+          message: `a route imports ${ref.specifier}; move the query into a service`,
+        });
       const target = ref.target;
       if (target === undefined) continue;
       if (
@@ -135,6 +151,14 @@ export function findViolations(root: string): Violation[] {
           file,
           line: ref.line,
           message: `a route imports ${target}; move the query into a service`,
+        });
+      // Services raise domain errors (src/server/domain-errors.ts); only the HTTP layer knows statuses.
+      if (isService(file) && !isTest(file) && /^src\/server\/http\/errors(\/|\.ts$)/.test(target))
+        violations.push({
+          rule: 'service-imports-http-errors',
+          file,
+          line: ref.line,
+          message: `a service imports ${target}; throw a DomainError (src/server/domain-errors.ts) instead`,
         });
       // A sandbox test may hold an emulator's answers against the production client's schemas.
       if (file.startsWith('src/sandbox/') && !isTest(file) && target.startsWith('src/server/'))

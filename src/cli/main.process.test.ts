@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../server/auth/passwords';
 import { openDatabase } from '../server/db/client';
 import { users } from '../server/db/schema';
+import { seedDataDir } from '../server/testing/pglite-template';
+import { entryCommand } from '../server/testing/server-process';
 
 const run = promisify(execFile);
 let dataDir: string;
@@ -17,7 +19,7 @@ async function crossfade(...args: string[]) {
   const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
   delete env.DATABASE_URL;
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, [...entryCommand('src/cli/main.ts'), ...args], {
       env,
       cwd: process.cwd(),
     });
@@ -43,6 +45,8 @@ async function planOf(username: string) {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'crossfade-cli-'));
+  // The run's migrated database: no initdb child and migrations here (the subject is the command).
+  seedDataDir(dataDir);
   const handle = await openDatabase({ dataDir });
   await handle.db.insert(users).values({
     username: 'alice',
@@ -77,6 +81,10 @@ describe('crossfade plan set', () => {
     expect(unknownCommand.code).toBe(1);
     expect(unknownCommand.stderr).toContain('Unknown command "launch".');
     expect(unknownCommand.stderr).toContain('plan set <username> free|pro|vault');
+
+    const help = await crossfade('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('match-files --to apple|spotify');
 
     const missing = await crossfade('plan', 'set', 'alice');
     expect(missing.code).toBe(1);

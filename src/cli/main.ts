@@ -42,6 +42,10 @@ const commands: Record<string, Command> = {
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
+  if (name === 'help' || name === '--help' || name === '-h') {
+    console.log(USAGE);
+    return 0;
+  }
   const command = name ? commands[name] : undefined;
   if (!command) {
     console.error(name ? `Unknown command "${name}".\n\n${USAGE}` : USAGE);

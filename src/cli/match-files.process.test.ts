@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { entryCommand } from '../server/testing/server-process';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'crossfade-match-files-'));
@@ -16,7 +17,7 @@ const write = (name: string, lines: object[]) => {
 };
 
 const cli = (args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'match-files', ...args], {
+  run(process.execPath, [...entryCommand('src/cli/main.ts'), 'match-files', ...args], {
     maxBuffer: 10_000_000,
   }).then(
     (result) => ({ code: 0, ...result }),

@@ -1,7 +1,7 @@
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { generateCatalog } from './catalog/generator';
-import { faultInjection, NO_FAULTS, parseSandboxFaults } from './faults';
+import { createAddDropper, faultInjection, NO_FAULTS, parseSandboxFaults } from './faults';
 import { createSandboxParts } from './index';
 
 const catalog = generateCatalog({ seed: 'sandbox-faults', trackCount: 1_000 });
@@ -33,6 +33,16 @@ describe('parseSandboxFaults', () => {
     expect(() => parseSandboxFaults('slow=1')).toThrow('unknown fault "slow"');
     expect(() => parseSandboxFaults('apple-write-lag-ms=')).toThrow('needs a non-negative number');
     expect(() => parseSandboxFaults('apple-write-lag-ms=1.5')).toThrow('whole number');
+    expect(() => parseSandboxFaults('dropped-adds=0.5')).toThrow('whole number of tracks');
+  });
+
+  it('reads dropped-adds, which leaves out the first N tracks added and then none', () => {
+    expect(parseSandboxFaults('dropped-adds=2')).toEqual({ ...NO_FAULTS, droppedAdds: 2 });
+    const drop = createAddDropper(2);
+    expect(drop(['a'])).toEqual([]);
+    expect(drop(['b', 'c', 'd'])).toEqual(['c', 'd']);
+    expect(drop(['e'])).toEqual(['e']);
+    expect(createAddDropper(0)(['a'])).toEqual(['a']);
   });
 });
 

@@ -16,6 +16,8 @@ export interface SandboxFaults {
   timeoutRate: number;
   /** 1: the Spotify app owner has no Premium, so development mode answers every call 403. */
   spotifyOwnerWithoutPremium: number;
+  /** On each service, this many tracks (the first added) are silently left out of adds answered as done. */
+  droppedAdds: number;
 }
 
 export const NO_FAULTS: SandboxFaults = {
@@ -24,6 +26,7 @@ export const NO_FAULTS: SandboxFaults = {
   errorAfterWrite: 0,
   timeoutRate: 0,
   spotifyOwnerWithoutPremium: 0,
+  droppedAdds: 0,
 };
 
 const KEYS = {
@@ -32,6 +35,7 @@ const KEYS = {
   'error-after-write': 'errorAfterWrite',
   'timeout-rate': 'timeoutRate',
   'spotify-owner-without-premium': 'spotifyOwnerWithoutPremium',
+  'dropped-adds': 'droppedAdds',
 } as const satisfies Record<string, keyof SandboxFaults>;
 
 /** Parses `apple-write-lag-ms=3000,error-rate=0.05`; throws an Error naming the bad item. */
@@ -48,7 +52,11 @@ export function parseSandboxFaults(text: string | undefined): SandboxFaults {
     if (rest.length > 0 || value === '' || !Number.isFinite(number) || number < 0) {
       throw new Error(`"${item}" needs a non-negative number`);
     }
-    if (key === 'appleWriteLagMs') {
+    if (key === 'droppedAdds') {
+      if (!Number.isInteger(number) || number > 100_000) {
+        throw new Error(`"${item}": a whole number of tracks up to 100000`);
+      }
+    } else if (key === 'appleWriteLagMs') {
       if (!Number.isInteger(number) || number > 600_000) {
         throw new Error(`"${item}": milliseconds must be a whole number up to 600000`);
       }
@@ -56,6 +64,23 @@ export function parseSandboxFaults(text: string | undefined): SandboxFaults {
     faults[key] = number;
   }
   return faults;
+}
+
+/**
+ * The `dropped-adds=N` fault: the first N tracks added to playlists or saved to the library (either
+ * service) are left out while
+ * the add is still answered as done, as users of other tools report of big playlists. Returns the tracks
+ * to store; each emulator counts its own.
+ */
+export function createAddDropper(count: number): <T>(tracks: T[]) => T[] {
+  let left = count;
+  return (tracks) => {
+    if (left <= 0 || tracks.length === 0) return tracks;
+    const dropped = Math.min(left, tracks.length);
+    left -= dropped;
+    // The first tracks of the request are dropped, so a playlist misses tracks in the middle.
+    return tracks.slice(dropped);
+  };
 }
 
 export const TIMEOUT_FAULT_MS = 30_000;

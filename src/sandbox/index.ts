@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { JWK } from 'jose';
 import { createAppleEmulator } from './apple/index';
 import type { Catalog } from './catalog/types';
-import { faultInjection, NO_FAULTS, type SandboxFaults } from './faults';
+import { createAddDropper, faultInjection, NO_FAULTS, type SandboxFaults } from './faults';
 import { createSpotifyEmulator } from './spotify/index';
 
 export interface SandboxOptions {
@@ -49,6 +49,7 @@ export function createSandboxParts(options: SandboxOptions): { app: Hono; appleR
     mode: options.spotifyMode ?? 'development',
     rateLimit: options.rateLimit ?? null,
     ownerHasPremium: faults.spotifyOwnerWithoutPremium === 0,
+    dropAdds: createAddDropper(faults.droppedAdds),
   });
   const apple = createAppleEmulator({
     catalog: options.catalog,
@@ -56,6 +57,7 @@ export function createSandboxParts(options: SandboxOptions): { app: Hono; appleR
     developerKeys: options.appleDeveloperKeys,
     rateLimit: options.rateLimit ?? null,
     writeLagMs: faults.appleWriteLagMs,
+    dropAdds: createAddDropper(faults.droppedAdds),
   });
 
   const app = new Hono();

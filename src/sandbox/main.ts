@@ -15,6 +15,7 @@ const environment = z.object({
     .trim()
     .optional()
     .transform((value) => value || undefined),
+  SANDBOX_CATALOG_TRACKS: z.coerce.number().int().min(3000).max(1_000_000).default(24_000),
   /** Calls per rolling window before the emulators answer 429; 0 turns the limit off. */
   SANDBOX_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
   SANDBOX_RATE_WINDOW_SECONDS: z.coerce.number().positive().max(3600).default(30),
@@ -45,7 +46,12 @@ async function main(): Promise<void> {
   }
   const settings = parsed.data;
   const dataDir = resolve(settings.DATA_DIR);
-  const catalog = loadCatalog({ path: settings.SANDBOX_CATALOG });
+  // DATA_DIR is private (keys, state): new files 0600, folders 0700, as the server makes them.
+  process.umask(0o077);
+  const catalog = loadCatalog({
+    path: settings.SANDBOX_CATALOG,
+    trackCount: settings.SANDBOX_CATALOG_TRACKS,
+  });
   const key = await loadOrCreateSandboxAppleKey(dataDir);
   const { app, appleRoot } = createSandboxParts({
     catalog,

@@ -25,7 +25,7 @@ export interface AppEnv {
   Variables: {
     user: SessionUser | null;
     sessionToken: string | null;
-    /** The browser's CSRF token; also keys the per-browser analytics rate limit. */
+    /** The browser's CSRF token; groups one browser's analytics events (never a rate-limit key). */
     csrfToken: string;
     clientAddress: string;
   };

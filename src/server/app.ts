@@ -10,13 +10,7 @@ import { ApiError, renderError } from './http/errors';
 import { redactPath } from './http/log-redaction';
 import { requestContext } from './http/request-context';
 import { securityHeaders } from './http/security-headers';
-import { authRoutes } from './routes/auth-routes';
-import { connectionRoutes } from './routes/connection-routes';
-import { eventRoutes } from './routes/event-routes';
-import { featureRoutes } from './routes/feature-routes';
-import { healthRoutes } from './routes/health-routes';
-import { playlistRoutes } from './routes/playlist-routes';
-import { transferRoutes } from './routes/transfer-routes';
+import { apiRoutes } from './routes/api-routes';
 
 export interface AppOptions {
   /** Built front end (dist/web); without it the API still works and pages say how to build. */
@@ -59,15 +53,17 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
       throw new ApiError(413, 'The request is too large (2 MB at most).');
     },
   });
-  api.use('*', (c, next) => (c.req.path.startsWith('/api/import/') ? next() : jsonLimit(c, next)));
-  api.route('/health', healthRoutes(deps));
+  // GET and HEAD carry no body; asking for one would build a full Request object for nothing.
+  api.use('*', (c, next) =>
+    c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.path.startsWith('/api/import/')
+      ? next()
+      : jsonLimit(c, next),
+  );
+  for (const mount of apiRoutes.filter((route) => route.beforeSession))
+    api.route(mount.path, mount.routes(deps));
   api.use('*', requestContext(deps));
-  api.route('/auth', authRoutes(deps));
-  api.route('/events', eventRoutes(deps));
-  api.route('/auth', connectionRoutes(deps));
-  api.route('/', playlistRoutes(deps));
-  api.route('/', transferRoutes(deps));
-  for (const feature of featureRoutes) api.route(feature.path, feature.routes(deps));
+  for (const mount of apiRoutes.filter((route) => !route.beforeSession))
+    api.route(mount.path, mount.routes(deps));
   api.all('*', (c) => c.json({ message: `No API route for ${c.req.method} ${c.req.path}.` }, 404));
   app.route('/api', api);
 

@@ -21,6 +21,7 @@ describe('loadConfig', () => {
 
   it.each([
     [{ PORT: 'eighty' }, /^Invalid setting PORT: /],
+    [{ PORT: '0' }, /^Invalid setting PORT: PORT must be a port number/],
     [
       { DATABASE_URL: 'not a url' },
       /^Invalid setting DATABASE_URL: DATABASE_URL must be a postgres:\/\/ URL$/,

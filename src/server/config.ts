@@ -23,7 +23,8 @@ const booleanFlag = (fallback: boolean) =>
 
 export const settingsSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
-  PORT: port(3000),
+  /** A fixed port (not 0): OAuth redirects, PUBLIC_URL and the loopback calls into the emulators name it. */
+  PORT: port(3000).pipe(z.number().min(1, 'PORT must be a port number from 1 to 65535.')),
   /** Address people use to reach Crossfade; OAuth redirect URIs are built from it. */
   PUBLIC_URL: z.url().optional(),
   DATA_DIR: z.string().default('./data'),
@@ -40,13 +41,31 @@ export const settingsSchema = z.object({
       .optional(),
   ),
   SESSION_TTL_DAYS: z.coerce.number().positive().max(365).default(30),
-  /** Failed sign-ins allowed per username and per address in LOGIN_THROTTLE_WINDOW_MINUTES. */
+  /** Failed sign-ins allowed per username and address pair in LOGIN_THROTTLE_WINDOW_MINUTES. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
+  /** Failed sign-ins allowed from one address, whatever the usernames, in the window. */
+  LOGIN_ADDRESS_MAX_FAILURES: z.coerce.number().int().positive().default(25),
+  /** Failed sign-ins for one account (any address) in the window before its owner is e-mailed. */
+  LOGIN_ALERT_FAILURES: z.coerce.number().int().positive().default(20),
   LOGIN_THROTTLE_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+  /** Rate limits (0 = off): see README's settings and decision 0011. */
+  SIGNUP_LIMIT_PER_HOUR: z.coerce.number().int().min(0).default(10),
+  LINK_SIGNUP_LIMIT_PER_HOUR: z.coerce.number().int().min(0).default(5),
+  MERGE_INVITATIONS_PER_DAY: z.coerce.number().int().min(0).default(20),
+  /** Analytics events per 10 seconds per session (or address when signed out); spec: 10/s, bursts of 100. */
+  EVENTS_PER_10_SECONDS: z.coerce.number().int().min(0).default(100),
+  ONBOARDING_REPLIES_PER_MINUTE: z.coerce.number().int().min(0).default(30),
+  /** Region-lock tracks checked per account per day on the free plan; Pro and Vault+ get ten times as many. */
+  REGION_LOCK_TRACKS_PER_DAY: z.coerce.number().int().min(0).default(500),
   /** Honour X-Forwarded-For / X-Forwarded-Proto from a reverse proxy in front of Crossfade. */
   TRUST_PROXY: booleanFlag(false),
 
   SPOTIFY_CLIENT_ID: optionalText,
+  /**
+   * Optional: lets the server get app tokens (client credentials) to check availability in other
+   * countries (Geo-Lock Bypass); a person's token always answers in that person's own country.
+   */
+  SPOTIFY_CLIENT_SECRET: optionalText,
   SPOTIFY_MODE: z.enum(['development', 'extended']).default('development'),
   SPOTIFY_ACCOUNTS_URL: z.url().default('https://accounts.spotify.com'),
   SPOTIFY_API_URL: z.url().default('https://api.spotify.com/v1'),
@@ -61,6 +80,8 @@ export const settingsSchema = z.object({
 
   /** Catalog file for the sandbox emulators (CSV or JSON Lines); the built-in generator otherwise. */
   SANDBOX_CATALOG: optionalText,
+  /** Size of the generated catalog when no file is given; 3,000 still holds the whole demo library. */
+  SANDBOX_CATALOG_TRACKS: z.coerce.number().int().min(3000).max(1_000_000).default(24_000),
   /** Calls per rolling window the sandbox emulators allow before answering 429; 0 turns the limit off. */
   SANDBOX_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
   /** Length of the emulators' rolling rate-limit window (Spotify's is 30 s). */
@@ -96,6 +117,8 @@ export const settingsSchema = z.object({
 
   /** Worker processes: 0 runs no jobs in this process (an API-only node). */
   JOB_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
+  /** Seconds a job stays with a worker that stopped renewing it (a crash) before another resumes it. */
+  JOB_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(30),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

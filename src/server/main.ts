@@ -1,11 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
-import { startBackupScheduler } from './backups/backup-scheduler';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { createLogger } from './logger';
 import { createRuntime } from './runtime';
+import { checkDataDirPrivate, makeDataDirPrivate } from './security/private-data';
+import { startSyncScheduler } from './syncs/sync-schedule';
+import { startBackupScheduler } from './vault/backup-scheduler';
 
 /** Entry point of `npm start` and `npm run dev`: settings, database, app, and a graceful shutdown. */
 async function main() {
@@ -20,16 +22,20 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config.LOG_LEVEL);
+  // Before the embedded database starts: everything under DATA_DIR is created 0700/0600.
+  makeDataDirPrivate(config.DATA_DIR);
   const database = await openDatabase(
     config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: config.DATA_DIR },
   );
   const { deps, mounts, jobRunner } = await createRuntime(config, database.db, logger);
+  // PGlite writes its files with explicit modes: take group/other access off them, warn about the rest.
+  checkDataDirPrivate(config.DATA_DIR, logger);
 
   const app = createApp(deps, { webRoot: fileURLToPath(new URL('../../dist/web', import.meta.url)), mounts });
   const server = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, (info) => {
-    deps.providers.internalOrigin = `http://127.0.0.1:${info.port}`;
     jobRunner?.start();
     if (jobRunner) stopBackupScheduler = startBackupScheduler(deps);
+    if (jobRunner) stopSyncScheduler = startSyncScheduler(deps);
     logger.info(
       { url: config.publicUrl, database: database.kind, sandbox: config.sandbox, port: info.port },
       `Crossfade is running at ${config.publicUrl}`,
@@ -37,6 +43,7 @@ async function main() {
   });
 
   let stopBackupScheduler: (() => void) | undefined;
+  let stopSyncScheduler: (() => void) | undefined;
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -47,6 +54,7 @@ async function main() {
     forceExit.unref();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     stopBackupScheduler?.();
+    stopSyncScheduler?.();
     await jobRunner?.stop();
     await database.close();
     process.exit(0);

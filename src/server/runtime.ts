@@ -5,7 +5,7 @@ import { createSandbox, SANDBOX_PATHS } from '../sandbox/index';
 import { loadOrCreateSandboxAppleKey } from '../sandbox/sandbox-keys';
 import { createAiEngine } from './ai/index';
 import type { AppDeps } from './app-context';
-import { backupJob } from './backups/backup-job';
+import { batchJob } from './batches/batch-job';
 import type { Config } from './config';
 import { ProviderRuntime } from './connections/provider-runtime';
 import type { Database } from './db/client';
@@ -13,8 +13,10 @@ import { jobRegistry } from './jobs/define-job';
 import { JobRunner } from './jobs/job-runner';
 import type { Logger } from './logger';
 import { createEncryptor, resolveEncryptionKey } from './security/encryption';
+import { syncRunJob } from './syncs/sync-run-job';
 import { matchJob } from './transfers/match-job';
 import { transferJob } from './transfers/transfer-job';
+import { backupJob } from './vault/backup-job';
 
 export interface Runtime {
   deps: AppDeps;
@@ -25,7 +27,7 @@ export interface Runtime {
 }
 
 /** Every kind of background job; the runner's registry is typed from this list. */
-export const JOBS = [matchJob, transferJob, backupJob] as const;
+export const JOBS = [matchJob, transferJob, backupJob, batchJob, syncRunJob] as const;
 export type JobKind = (typeof JOBS)[number]['kind'];
 
 /**
@@ -60,7 +62,8 @@ export async function createRuntime(
     const key = await loadOrCreateSandboxAppleKey(config.DATA_DIR);
     sandboxAppleKey = key;
     const buildSandbox = () => {
-      const catalog = options.catalog ?? fileCatalog ?? loadCatalog();
+      const catalog =
+        options.catalog ?? fileCatalog ?? loadCatalog({ trackCount: config.SANDBOX_CATALOG_TRACKS });
       const sandbox = createSandbox({
         catalog,
         ...(options.sandboxStateInMemory ? {} : { dataDir: config.DATA_DIR }),
@@ -109,7 +112,13 @@ export async function createRuntime(
   const deps: AppDeps = { config, db, logger, encryptor, providers, ai, jobs };
   const runner =
     config.JOB_WORKERS > 0
-      ? new JobRunner({ db, logger, handlers: jobRegistry(JOBS, deps), concurrency: config.JOB_WORKERS })
+      ? new JobRunner({
+          db,
+          logger,
+          handlers: jobRegistry(JOBS, deps),
+          concurrency: config.JOB_WORKERS,
+          leaseMs: config.JOB_LEASE_SECONDS * 1000,
+        })
       : null;
   return { deps, mounts, jobRunner: runner };
 }

@@ -46,6 +46,10 @@ describe.skipIf(!usesRealPostgres())('API processes and a worker on one PostgreS
       SANDBOX_URL: sandbox.url,
       // Every process must decrypt the provider tokens the others stored.
       TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+      // Tight limits for the test that they hold across processes (addresses from X-Forwarded-For).
+      TRUST_PROXY: 'true',
+      SIGNUP_LIMIT_PER_HOUR: '3',
+      LOGIN_MAX_FAILURES: '4',
     };
     // Both API processes start together: migrations run once, under the advisory lock.
     apis = await Promise.all([0, 1].map(() => startServerProcess({ ...common, JOB_WORKERS: '0' })));
@@ -72,7 +76,9 @@ describe.skipIf(!usesRealPostgres())('API processes and a worker on one PostgreS
     await connectService(client, 'apple');
     const playlists = (await client.get('/api/playlists/spotify')).body as PlaylistSummary[];
     const small = playlists
-      .filter((playlist) => playlist.isOwned !== false && playlist.trackCount >= 10)
+      .filter(
+        (playlist) => playlist.kind === 'playlist' && playlist.isOwned !== false && playlist.trackCount >= 10,
+      )
       .sort((a, b) => a.trackCount - b.trackCount)[pick] as PlaylistSummary;
 
     const started = (
@@ -147,4 +153,48 @@ describe.skipIf(!usesRealPostgres())('API processes and a worker on one PostgreS
     const health = (await new TestClient(first.url).get('/api/health')).body as { jobs: { queued: number } };
     expect(health.jobs.queued).toBe(0);
   }, 300_000);
+
+  it('keeps one count of rate limits and failed sign-ins over both API processes (issue 10)', async () => {
+    const [first, second] = apis as [ServerProcess, ServerProcess];
+    const via = (index: number) => (index % 2 === 0 ? first : second);
+    const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
+
+    // Sign-ups from one address, alternating between the processes: 3 an hour in all, not 3 each.
+    const signups: number[] = [];
+    for (let index = 0; index < 6; index++) {
+      const username = `limited${index}`;
+      const answer = await new TestClient(via(index).url).post(
+        '/api/auth/register',
+        { username, email: `${username}@example.com`, password: 'secret-words' },
+        from('192.0.2.10'),
+      );
+      signups.push(answer.status);
+      if (answer.status === 429) {
+        expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect((answer.body as { message: string }).message).toMatch(/^Too many new accounts/);
+      }
+    }
+    expect(signups).toEqual([201, 201, 201, 429, 429, 429]);
+
+    // Wrong passwords for one account from one address, alternating: 4 in all, then 429 on both.
+    const logins: number[] = [];
+    for (let index = 0; index < 6; index++) {
+      const answer = await new TestClient(via(index).url).post(
+        '/api/auth/login',
+        { username: 'limited0', password: `guess-${index}` },
+        from('192.0.2.11'),
+      );
+      logins.push(answer.status);
+    }
+    expect(logins).toEqual([401, 401, 401, 401, 429, 429]);
+    // The owner, from elsewhere, signs in through either process at once.
+    for (const api of apis) {
+      const owner = await new TestClient(api.url).post(
+        '/api/auth/login',
+        { username: 'limited0', password: 'secret-words' },
+        from('198.51.100.20'),
+      );
+      expect(owner.status, owner.text).toBe(200);
+    }
+  }, 60_000);
 });

@@ -1,8 +1,10 @@
-import { startBackupScheduler } from './backups/backup-scheduler';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { createLogger } from './logger';
 import { createRuntime } from './runtime';
+import { checkDataDirPrivate, makeDataDirPrivate } from './security/private-data';
+import { startSyncScheduler } from './syncs/sync-schedule';
+import { startBackupScheduler } from './vault/backup-scheduler';
 
 /**
  * Entry point of `npm run worker`: the job runner (transfers, matches, backups) without HTTP, for
@@ -35,11 +37,15 @@ async function main() {
     process.exit(1);
   }
   const logger = createLogger(config.LOG_LEVEL);
+  makeDataDirPrivate(config.DATA_DIR); // keys and sandbox state live there
   const database = await openDatabase({ url: config.DATABASE_URL });
   const { deps, jobRunner } = await createRuntime(config, database.db, logger, { mountEmulators: false });
   if (!jobRunner) throw new Error('no job runner although JOB_WORKERS > 0');
+  // The same start-up check as the server's: tighten what is open, warn about what stays open.
+  checkDataDirPrivate(config.DATA_DIR, logger);
   jobRunner.start();
   const stopBackupScheduler = startBackupScheduler(deps);
+  const stopSyncScheduler = startSyncScheduler(deps);
   logger.info({ workers: config.JOB_WORKERS, database: database.kind }, 'Crossfade worker is running');
 
   let stopping = false;
@@ -51,6 +57,7 @@ async function main() {
     const forceExit = setTimeout(() => process.exit(1), 10_000);
     forceExit.unref();
     stopBackupScheduler();
+    stopSyncScheduler();
     await jobRunner.stop();
     await database.close();
     process.exit(0);

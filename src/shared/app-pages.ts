@@ -22,10 +22,17 @@ export const PAGE_PATHS = {
   pricing: '/pricing',
   vault: '/vault',
   recreate: '/recreate',
+  matchRules: '/match-rules',
+  syncs: '/syncs',
 } as const;
 
-/** Pages with one id segment: share links, merged playlists, merge invitations. */
-const PAGE_PATTERNS: readonly RegExp[] = [/^\/l\/[^/]+$/, /^\/m\/[^/]+$/, /^\/merge\/invite\/[^/]+$/];
+/** Pages with one id segment: share links, merged playlists, merge invitations, batches. */
+const PAGE_PATTERNS: readonly RegExp[] = [
+  /^\/l\/[^/]+$/,
+  /^\/m\/[^/]+$/,
+  /^\/merge\/invite\/[^/]+$/,
+  /^\/batches\/[^/]+$/,
+];
 
 const EXACT = new Set<string>(Object.values(PAGE_PATHS));
 

@@ -18,12 +18,23 @@ export const isSafeText = (value: string) => !UNSAFE_TEXT.test(value);
 export const cleanText = (value: string) =>
   value.replace(UNSAFE_TEXT_GLOBAL, (match) => (match === '\u0000' ? '' : '\uFFFD'));
 
+/**
+ * `cleanText` over every string of a parsed JSON value, object keys included: what a service answers is
+ * cleaned once where it is read, so no title, name or description from outside can fail a write later.
+ */
+export function cleanJsonText(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return isSafeText(value) ? value : cleanText(value);
+  if (depth > 64 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => cleanJsonText(item, depth + 1));
+  // fromEntries defines own properties, so a key such as "__proto__" stays plain data.
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [cleanText(key), cleanJsonText(item, depth + 1)]),
+  );
+}
+
 /** `z.string()` with the text rule: every string schema of the API is built from this. */
 export const text = (params?: Parameters<typeof z.string>[0]) =>
   z.string(params).refine(isSafeText, { message: UNSAFE_TEXT_MESSAGE, abort: true });
-
-/** A string from outside that we store: cleaned, never refused (one odd title must not fail a playlist). */
-export const storedText = () => z.string().transform(cleanText);
 
 /**
  * True when any string in a parsed JSON value, object keys included, breaks the text rule. The server

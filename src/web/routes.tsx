@@ -5,6 +5,7 @@ import { paths } from './lib/paths';
 // Every page is its own chunk, so a first visit downloads the shell and the one page it opens.
 const AccountPage = lazy(() => import('./pages/account-page'));
 const AuthPage = lazy(() => import('./pages/auth-page'));
+const BatchPage = lazy(() => import('./pages/batch-page'));
 const CompletePage = lazy(() => import('./pages/complete-page'));
 const GeoLockPage = lazy(() => import('./pages/geo-lock-page'));
 const HelpPage = lazy(() => import('./pages/help-page'));
@@ -12,6 +13,7 @@ const HomePage = lazy(() => import('./pages/home-page'));
 const LinkLandingPage = lazy(() => import('./pages/link-landing'));
 const LinkPage = lazy(() => import('./pages/link-page'));
 const MatchesPage = lazy(() => import('./pages/matches-page'));
+const MatchRulesPage = lazy(() => import('./pages/match-rules-page'));
 const MergeInvitePage = lazy(() => import('./pages/merge-invite-page'));
 const MergePage = lazy(() => import('./pages/merge-page'));
 const MergedPlaylistPage = lazy(() => import('./pages/merged-playlist-page'));
@@ -22,6 +24,7 @@ const PricingPage = lazy(() => import('./pages/pricing-page'));
 const PrivacyPage = lazy(() => import('./pages/privacy-page'));
 const RecreatePage = lazy(() => import('./pages/recreate-page'));
 const ServiceSelectionPage = lazy(() => import('./pages/service-selection-page'));
+const SyncsPage = lazy(() => import('./pages/syncs-page'));
 const TermsPage = lazy(() => import('./pages/terms-page'));
 const TransferPage = lazy(() => import('./pages/transfer-page'));
 const VaultPage = lazy(() => import('./pages/vault-page'));
@@ -64,6 +67,9 @@ export function AppRoutes() {
         <Route path={paths.pricing} component={PricingPage} />
         <Route path={paths.vault} component={VaultPage} />
         <Route path={paths.recreate} component={RecreatePage} />
+        <Route path={paths.matchRules} component={MatchRulesPage} />
+        <Route path="/batches/:id" component={BatchPage} />
+        <Route path={paths.syncs} component={SyncsPage} />
         <Route path="/l/:slug" component={LinkLandingPage} />
         <Route path="/m/:id" component={MergedPlaylistPage} />
         <Route path="/merge/invite/:token" component={MergeInvitePage} />

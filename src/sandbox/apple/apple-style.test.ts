@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogTrack } from '../catalog/types';
-import { appleArtistName, appleGenreName, appleSongName, joinArtists, searchTokens } from './apple-style';
+import {
+  appleArtistName,
+  appleGenreName,
+  appleSongName,
+  joinArtists,
+  searchTokens,
+  stableLibraryId,
+} from './apple-style';
 
 const track = (title: string, artists: string[], featured: string[] = []) =>
   ({ title, artists, featured }) as Pick<CatalogTrack, 'title' | 'artists' | 'featured'> as CatalogTrack;
@@ -36,5 +43,21 @@ describe('Apple credit style', () => {
       'jay',
       'z',
     ]);
+  });
+});
+
+describe('stableLibraryId', () => {
+  it('gives every catalog song its own library id (two songs under one id read back as each other)', () => {
+    // These two catalog ids shared one library id under the former 32-bit hash.
+    expect(stableLibraryId('i', 'song:109243521')).not.toBe(stableLibraryId('i', 'song:735490205'));
+    const ids = new Set<string>();
+    for (let n = 0; n < 100_000; n++) ids.add(stableLibraryId('i', `song:${100_000_000 + n * 7919}`));
+    expect(ids.size).toBe(100_000);
+  });
+
+  it('is stable and shaped like Apple’s', () => {
+    expect(stableLibraryId('i', 'song:1')).toBe(stableLibraryId('i', 'song:1'));
+    expect(stableLibraryId('i', 'song:1')).toMatch(/^i\.[0-9A-Za-z]{14}$/);
+    expect(stableLibraryId('pl.u', 'x')).toMatch(/^pl\.u-[0-9A-Za-z]{14}$/);
   });
 });

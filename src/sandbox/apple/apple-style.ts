@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { CatalogRelease, CatalogTrack } from '../catalog/types';
 
 /**
@@ -52,17 +53,15 @@ export function hash32(text: string): number {
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** A 14-character base62 id in the style of Apple's library ids (`i.PkdZbQXsPaDZv`). */
-export function stableLibraryId(prefix: 'i' | 'p' | 'pl.u', seed: string): string {
+/**
+ * A 14-character base62 id in the style of Apple's library ids (`i.PkdZbQXsPaDZv`), from a SHA-256 of the
+ * seed: ids are derived from catalog ids and must never collide (two songs under one library id read back
+ * as each other; a 32-bit hash did collide within a 24,000-song catalog).
+ */
+export function stableLibraryId(prefix: 'i' | 'p' | 'l' | 'pl.u', seed: string): string {
+  const digest = createHash('sha256').update(seed).digest();
   let text = '';
-  let round = 0;
-  while (text.length < 14) {
-    let value = hash32(`${seed}#${round++}`);
-    for (let digit = 0; digit < 5 && text.length < 14; digit++) {
-      text += BASE62[value % 62];
-      value = Math.floor(value / 62);
-    }
-  }
+  for (let index = 0; text.length < 14; index++) text += BASE62[(digest[index] ?? 0) % 62];
   return prefix === 'pl.u' ? `pl.u-${text}` : `${prefix}.${text}`;
 }
 

@@ -1,3 +1,4 @@
+import type { SandboxAccount } from '../accounts';
 import { DEMO_USER_NAME } from './library';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -6,7 +7,12 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${cha
  * The sandbox's stand-in for MusicKit's sign-in and consent sheet (Apple's musickit.js may not be re-hosted).
  * A plain form: keyboard and screen-reader friendly, no script needed.
  */
-export function authorizePage(input: { developerToken: string; redirectUri: string; state: string }): string {
+export function authorizePage(input: {
+  developerToken: string;
+  redirectUri: string;
+  state: string;
+  account: SandboxAccount | null;
+}): string {
   const hidden = (name: string, value: string) =>
     `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
   const appHost = escapeHtml(new URL(input.redirectUri).host);
@@ -32,14 +38,22 @@ export function authorizePage(input: { developerToken: string; redirectUri: stri
 <body>
 <main>
   <h1>Allow &ldquo;${appHost}&rdquo; to access Apple Music?</h1>
-  <p class="account">Signed in as <strong>${escapeHtml(DEMO_USER_NAME)}</strong> (sandbox Apple Music account).</p>
+  ${
+    input.account
+      ? `<fieldset class="account"><legend>Sign in as</legend>
+    <label><input type="radio" name="account" value="own" form="consent" checked> <strong>${escapeHtml(input.account.displayName)}</strong> (your own sandbox Apple Music account, storefront ${input.account.country.toLowerCase()})</label>
+    <label><input type="radio" name="account" value="shared" form="consent"> Second demo listener: ${escapeHtml(DEMO_USER_NAME)}, shared by everyone</label>
+  </fieldset>`
+      : `<p class="account">Signed in as <strong>${escapeHtml(DEMO_USER_NAME)}</strong> (sandbox Apple Music account).</p>`
+  }
   <p>This app will be able to:</p>
   <ul>
     <li>See your library playlists and the songs in them</li>
     <li>Create playlists and add songs to them</li>
   </ul>
-  <form method="post" action="authorize">
+  <form method="post" action="authorize" id="consent">
     ${hidden('developer_token', input.developerToken)}
+    ${input.account ? hidden('sandbox_account', input.account.key) : ''}
     ${hidden('redirect_uri', input.redirectUri)}
     ${hidden('state', input.state)}
     <div class="actions">

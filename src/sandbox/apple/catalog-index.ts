@@ -1,5 +1,24 @@
 import type { Catalog, CatalogRelease, CatalogTrack } from '../catalog/types';
-import { albumIdFor, appleAlbumName, appleArtistName, appleSongName, searchTokens } from './apple-style';
+import {
+  albumIdFor,
+  appleAlbumName,
+  appleArtistName,
+  appleSongName,
+  joinArtists,
+  searchTokens,
+} from './apple-style';
+
+/** A release as an Apple catalog album: the songs Apple carries, in disc and track order. */
+export interface AppleAlbumRecord {
+  id: string;
+  release: CatalogRelease;
+  name: string;
+  artistName: string;
+  /** Apple's UPC: the release's, unless Apple lists a reissue (`appleUpc`). */
+  upc: string;
+  songs: AppleSongRecord[];
+  tokens: { name: string[]; artist: string[] };
+}
 
 /** A catalog track as Apple presents it, with the strings precomputed once. */
 export interface AppleSongRecord {
@@ -33,6 +52,7 @@ export class AppleCatalogIndex {
   private readonly postings = new Map<string, number[]>();
   private readonly fields: SearchFields[] = [];
   private readonly searchCache = new Map<string, AppleSongRecord[]>();
+  private readonly albums = new Map<string, AppleAlbumRecord>();
   /** Tracks Apple does not carry at all: the songs behind library entries without a catalog counterpart. */
   readonly notOnApple: CatalogTrack[] = [];
   /** Every storefront some song is in. */
@@ -58,6 +78,24 @@ export class AppleCatalogIndex {
         artistName: appleArtistName(track),
         albumName: appleAlbumName(release, track.title),
       };
+      if (release) {
+        let album = this.albums.get(record.albumId);
+        if (!album) {
+          const name = appleAlbumName(release, track.title);
+          const artistName = joinArtists(release.artists);
+          album = {
+            id: record.albumId,
+            release,
+            name,
+            artistName,
+            upc: release.appleUpc ?? release.upc,
+            songs: [],
+            tokens: { name: searchTokens(name), artist: searchTokens(artistName) },
+          };
+          this.albums.set(album.id, album);
+        }
+        album.songs.push(record);
+      }
       const index = this.songs.length;
       this.songs.push(record);
       this.byId.set(record.id, record);
@@ -81,6 +119,11 @@ export class AppleCatalogIndex {
         }
       }
     }
+    for (const album of this.albums.values()) {
+      album.songs.sort(
+        (a, b) => a.track.discNumber - b.track.discNumber || a.track.trackNumber - b.track.trackNumber,
+      );
+    }
   }
 
   private storefrontSet(storefronts: string[]): ReadonlySet<string> {
@@ -91,6 +134,32 @@ export class AppleCatalogIndex {
     for (const storefront of set) this.storefronts.add(storefront);
     this.storefrontSets.set(key, set);
     return set;
+  }
+
+  /** The album when the storefront carries some of its songs (any storefront without one). */
+  album(id: string, storefront?: string): AppleAlbumRecord | undefined {
+    const album = this.albums.get(id);
+    if (!album?.songs.some((song) => storefront === undefined || song.storefronts.has(storefront)))
+      return undefined;
+    return album;
+  }
+
+  albumsByUpc(upc: string, storefront: string): AppleAlbumRecord[] {
+    return [...this.albums.values()].flatMap((album) =>
+      album.upc === upc ? (this.album(album.id, storefront) ?? []) : [],
+    );
+  }
+
+  /** Albums whose name and artist hold every token of `term`, closest names first. */
+  searchAlbums(term: string, storefront: string): AppleAlbumRecord[] {
+    const tokens = [...new Set(searchTokens(term))];
+    if (tokens.length === 0) return [];
+    return [...this.albums.values()]
+      .filter((album) =>
+        tokens.every((token) => album.tokens.name.includes(token) || album.tokens.artist.includes(token)),
+      )
+      .flatMap((album) => this.album(album.id, storefront) ?? [])
+      .sort((a, b) => a.tokens.name.length - b.tokens.name.length);
   }
 
   trackByKey(key: string): CatalogTrack | undefined {

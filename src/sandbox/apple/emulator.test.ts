@@ -9,6 +9,7 @@ import {
   type SandboxAppleKeys,
 } from '../../server/providers/apple/developer-token';
 import { errorResponseSchema } from '../../server/providers/apple/schemas';
+import { generateCatalog } from '../catalog/generator';
 import { createAppleEmulator } from './index';
 import { buildTestCatalog, fillerIsrc } from './test-catalog';
 
@@ -267,6 +268,26 @@ describe('library', () => {
     expect(errorResponseSchema.parse(await response.json()).errors[0]?.code).toBe('40400');
   });
 
+  it('leaves meta.total out for a playlist the person only follows, as Apple may, and sends it for their own', async () => {
+    const { app } = emulator();
+    const headers = await signedIn(app);
+    const list = (await (await app.request('/v1/me/library/playlists', { headers })).json()) as {
+      data: { id: string; attributes: { name: string; canEdit: boolean } }[];
+    };
+    const followed = list.data.find((playlist) => !playlist.attributes.canEdit);
+    const own = list.data.find((playlist) => playlist.attributes.name === 'Big Mix');
+    const page = async (id: string | undefined, query: string) =>
+      (await (await app.request(`/v1/me/library/playlists/${id}${query}`, { headers })).json()) as {
+        data: { relationships?: { tracks: { meta?: unknown } } }[];
+        meta?: { total: number };
+      };
+    const followedPage = await page(followed?.id, '/tracks?limit=1');
+    expect(followedPage.data).toHaveLength(1);
+    expect(followedPage.meta).toBeUndefined();
+    expect((await page(followed?.id, '?include=tracks')).data[0]?.relationships?.tracks.meta).toBeUndefined();
+    expect((await page(own?.id, '/tracks?limit=1')).meta).toEqual({ total: 250 });
+  });
+
   it('creates with 201 and appends with 204, and refuses every edit with 405', async () => {
     const { app } = emulator();
     const headers = { ...(await signedIn(app)), 'content-type': 'application/json' };
@@ -360,6 +381,24 @@ describe('catalog', () => {
     expect(heaven?.attributes).toMatchObject({ albumName: 'Heaven - Single' });
     expect(heaven?.attributes.contentRating).toBeUndefined();
     expect(JSON.stringify(heaven?.attributes.artwork)).toContain('{w}x{h}');
+    expect(JSON.stringify(body)).not.toContain('mzstatic');
+  });
+
+  it('serves the cover art and the "Open in Apple Music" pages itself', async () => {
+    const { body } = await get('/v1/catalog/us/songs/1500000003');
+    const attributes = (body as { data: { attributes: { url: string; artwork: { url: string } } }[] }).data[0]
+      ?.attributes;
+    const app = emulator().app;
+    const image = await app.request(attributes?.artwork.url.replace('{w}x{h}', '300x300') ?? '');
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await image.text()).toContain('width="300"');
+    // The song's page under the emulator's /web, at Apple's path.
+    const page = await app.request(
+      new URL(attributes?.url ?? '').pathname.replace(/^/, '/web') + new URL(attributes?.url ?? '').search,
+    );
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Night Drive (feat. Ana Ruiz)');
     const trio = await get('/v1/catalog/us/songs/1500000007');
     expect(JSON.stringify(trio.body)).toContain('"artistName":"Ana Ruiz, Leo Park & Maya Stone"');
   });
@@ -426,5 +465,110 @@ describe('catalog', () => {
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBeNull();
     expect(errorResponseSchema.parse(await limited.json()).errors[0]?.status).toBe('429');
+  });
+});
+
+describe('a sandbox account per person', () => {
+  const generated = generateCatalog({ trackCount: 3000 });
+  async function signedInAs(app: ReturnType<typeof emulator>['app'], key: string, account: 'own' | 'shared') {
+    const developerToken = await sign();
+    const form = new URLSearchParams({
+      developer_token: developerToken,
+      redirect_uri: 'http://localhost:5173/callback',
+      state: 's1',
+      sandbox_account: key,
+      account,
+      decision: 'allow',
+    });
+    const answer = await app.request('/authorize', { method: 'POST', body: form });
+    const location = new URL(answer.headers.get('location') ?? '');
+    return {
+      authorization: `Bearer ${developerToken}`,
+      'music-user-token': location.searchParams.get('music_user_token') ?? '',
+    };
+  }
+
+  it('gives each account its own library and storefront; the second demo listener is the shared one', async () => {
+    const { app } = emulator({ catalog: generated });
+    const consent = await app.request(
+      `/authorize?${new URLSearchParams({ developer_token: await sign(), redirect_uri: 'http://localhost:5173/cb', state: 's', sandbox_account: 'aaaaaaaaaaaaaaaa' })}`,
+    );
+    const html = await consent.text();
+    expect(html).toContain('value="own" form="consent" checked');
+    expect(html).toContain('Second demo listener');
+
+    const ada = await signedInAs(app, 'aaaaaaaaaaaaaaaa', 'own');
+    const bea = await signedInAs(app, 'bbbbbbbbbbbbbbbb', 'own');
+    const shared = await signedInAs(app, 'aaaaaaaaaaaaaaaa', 'shared');
+    const ids = async (headers: Record<string, string>) =>
+      (
+        (await (await app.request('/v1/me/library/playlists?limit=100', { headers })).json()) as {
+          data: { id: string }[];
+        }
+      ).data.map((playlist) => playlist.id);
+    const [adaIds, beaIds, sharedIds] = [await ids(ada), await ids(bea), await ids(shared)];
+    expect(adaIds.length).toBeGreaterThan(5);
+    expect(beaIds.some((id) => adaIds.includes(id))).toBe(false);
+    expect(sharedIds.some((id) => adaIds.includes(id))).toBe(false);
+
+    const created = await app.request('/v1/me/library/playlists', {
+      method: 'POST',
+      headers: { ...ada, 'content-type': 'application/json' },
+      body: JSON.stringify({ attributes: { name: 'Only mine' } }),
+    });
+    const createdId = ((await created.json()) as { data: { id: string }[] }).data[0]?.id ?? '';
+    expect(await ids(ada)).toContain(createdId);
+    expect(await ids(bea)).not.toContain(createdId);
+    expect((await app.request(`/v1/me/library/playlists/${createdId}`, { headers: bea })).status).toBe(404);
+    const storefront = async (headers: Record<string, string>) =>
+      ((await (await app.request('/v1/me/storefront', { headers })).json()) as { data: { id: string }[] })
+        .data[0]?.id;
+    expect(['us', 'de', 'jp']).toContain(await storefront(ada));
+    expect(await storefront(shared)).toBe('us');
+  });
+
+  it('sends cosmetic fields as Apple does: an upload without albumName, artwork without sizes', async () => {
+    const { app } = emulator({ catalog: generated });
+    const headers = await signedInAs(app, 'eeeeeeeeeeeeeeee', 'own');
+    type Song = { attributes: { name: string; albumName?: string; artwork: { width: number | null } } };
+    const playlists = (
+      (await (await app.request('/v1/me/library/playlists?limit=100', { headers })).json()) as {
+        data: { id: string }[];
+      }
+    ).data;
+    const songs: Song[] = [];
+    for (const playlist of playlists) {
+      let next: string | undefined = `/v1/me/library/playlists/${playlist.id}/tracks?limit=100`;
+      while (next) {
+        const answer = await app.request(next, { headers });
+        if (answer.status === 404) break;
+        const page = (await answer.json()) as { data: Song[]; next?: string };
+        songs.push(...page.data);
+        next = page.next ? `${page.next}&limit=100` : undefined;
+      }
+    }
+    const memo = songs.find((song) => song.attributes.name === 'voice memo - melody idea');
+    expect(memo).toBeDefined();
+    expect(memo?.attributes).not.toHaveProperty('albumName');
+    expect(memo?.attributes.artwork.width).toBeNull();
+  });
+
+  it('lists some songs without playParams outside the US (not streamable there), never in the US', async () => {
+    const { app } = emulator({ catalog: generated });
+    const authorization = `Bearer ${await sign()}`;
+    const count = async (storefront: string) => {
+      let missing = 0;
+      for (const term of ['love', 'night', 'heart', 'rain', 'light']) {
+        const answer = (await (
+          await app.request(`/v1/catalog/${storefront}/search?types=songs&limit=25&term=${term}`, {
+            headers: { authorization },
+          })
+        ).json()) as { results: { songs?: { data: { attributes: { playParams?: unknown } }[] } } };
+        missing += (answer.results.songs?.data ?? []).filter((song) => !song.attributes.playParams).length;
+      }
+      return missing;
+    };
+    expect(await count('us')).toBe(0);
+    expect(await count('de')).toBeGreaterThan(0);
   });
 });

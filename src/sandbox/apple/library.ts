@@ -1,6 +1,7 @@
-import type { Catalog, CatalogTrack, DemoPlaylist } from '../catalog/types';
+import type { Catalog, CatalogTrack, DemoPlaylist, DemoSavedLibrary } from '../catalog/types';
 import type { StateFile } from '../state-file';
 import {
+  albumIdFor,
   appleAlbumName,
   appleArtistName,
   appleSongName,
@@ -8,16 +9,55 @@ import {
   hash32,
   stableLibraryId,
 } from './apple-style';
-import type { AppleCatalogIndex, AppleSongRecord } from './catalog-index';
+import type { AppleAlbumRecord, AppleCatalogIndex, AppleSongRecord } from './catalog-index';
 
 /** What the emulator writes to its state file: everything a person or the app changed. */
-export interface AppleEmulatorState {
-  /** Music User Tokens issued by the authorize page, with the developer team they were issued to. */
-  userTokens: Record<string, { teamId: string; issuedAt: string }>;
+export interface AppleEmulatorState extends LibraryWrites {
+  /**
+   * Music User Tokens issued by the authorize page, with the developer team they were issued to and the
+   * per-person sandbox account they sign in to (none: the shared demo listener).
+   */
+  userTokens: Record<string, { teamId: string; issuedAt: string; account?: string }>;
+  /** Each per-person sandbox account's writes, by account key (the shared demo listener's are above). */
+  accounts?: Record<string, LibraryWrites>;
+}
+
+/** One library's writes. */
+export interface LibraryWrites {
   createdPlaylists: StoredPlaylist[];
   /** Songs appended to any library playlist (demo or created), in order. */
   additions: Record<string, { songs: StoredSong[]; lastModifiedDate: string }>;
+  /** Catalog songs and albums added to the library (POST /v1/me/library), oldest first. */
+  songs?: LibraryAddition[];
+  albums?: LibraryAddition[];
+  /** Ratings by catalog song id (1 = favourite, -1 = dislike, 0 = removed), shown after the write lag. */
+  ratings?: Record<string, { value: number; visibleAt?: number }>;
 }
+
+export interface LibraryAddition {
+  catalogId: string;
+  addedAt: string;
+  /** As StoredPlaylist.visibleAt: Apple's library writes show in reads after a delay. */
+  visibleAt?: number;
+}
+
+/** A saved album in the library: its `l.` id, the catalog album, when it was added. */
+export interface LibraryAlbumEntry {
+  id: string;
+  album: AppleAlbumRecord;
+  addedAt: string;
+}
+
+/** Whose library: the shared demo listener (account undefined) or a per-person sandbox account. */
+export interface LibraryOwner {
+  account?: string;
+  name: string;
+  demoPlaylists: readonly DemoPlaylist[];
+  /** Favourite songs and saved albums of the demo library (absent: none). */
+  saved?: DemoSavedLibrary | undefined;
+}
+
+const NO_WRITES: LibraryWrites = { createdPlaylists: [], additions: {} };
 
 export interface StoredPlaylist {
   id: string;
@@ -86,10 +126,20 @@ export class AppleLibrary {
   private readonly demo: DemoLibraryPlaylist[];
   /** Every library song the user has, by `i.` id, so a `library-songs` id can be appended elsewhere. */
   private readonly librarySongs = new Map<string, LibrarySong>();
+  /** The library song of each catalog song, once made (see catalogSong). */
+  private readonly songsByCatalogId = new Map<string, LibrarySong>();
   private readonly releases: Catalog['releases'];
+  private readonly name: string;
+  /** Keeps each account's ids apart ('' for the shared demo listener, whose ids tests know). */
+  private readonly seedPrefix: string;
+  /** The demo library's songs (favourites and the songs of its albums) and albums, newest first. */
+  private readonly demoSongs: LibraryAddition[];
+  private readonly demoAlbums: LibraryAddition[];
+  private readonly demoFavourites: Set<string>;
 
   constructor(
     catalog: Catalog,
+    private readonly owner: LibraryOwner,
     private readonly index: AppleCatalogIndex,
     private readonly state: StateFile<AppleEmulatorState>,
     private readonly now: () => number,
@@ -97,12 +147,130 @@ export class AppleLibrary {
     private readonly writeLagMs = 0,
   ) {
     this.releases = catalog.releases;
+    this.name = owner.name;
+    this.seedPrefix = owner.account === undefined ? '' : `${owner.account}:`;
     // The demo user shares their first own playlist; playlists they follow are public by nature. Both answer
     // in the catalog under a `pl.u-` id, so share-link imports have something to read.
-    const firstOwned = catalog.demoLibraries.apple.find((playlist) => playlist.followedOnly !== true);
-    this.demo = catalog.demoLibraries.apple.map((playlist) =>
+    const firstOwned = owner.demoPlaylists.find((playlist) => playlist.followedOnly !== true);
+    this.demo = owner.demoPlaylists.map((playlist) =>
       this.demoPlaylist(playlist, playlist === firstOwned || playlist.followedOnly === true),
     );
+    const saved = owner.saved ?? { liked: [], albums: [] };
+    const favourites = saved.liked.flatMap((entry) => {
+      const catalogId = index.trackByKey(entry.trackKey)?.apple?.id;
+      return catalogId && index.songAnywhere(catalogId) ? [{ catalogId, addedAt: entry.addedAt }] : [];
+    });
+    this.demoFavourites = new Set(favourites.map((entry) => entry.catalogId));
+    this.demoAlbums = saved.albums.flatMap((entry) => {
+      const catalogId = albumIdFor(entry.releaseKey);
+      return index.album(catalogId) ? [{ catalogId, addedAt: entry.addedAt }] : [];
+    });
+    // An album in the library brings its songs along (not as favourites).
+    const albumSongs = this.demoAlbums.flatMap((entry) =>
+      (index.album(entry.catalogId)?.songs ?? []).map((song) => ({
+        catalogId: song.id,
+        addedAt: entry.addedAt,
+      })),
+    );
+    this.demoSongs = [...favourites, ...albumSongs].sort((a, b) =>
+      a.addedAt < b.addedAt ? 1 : a.addedAt > b.addedAt ? -1 : 0,
+    );
+  }
+
+  /** Every song in the library (GET /v1/me/library/songs), newest first; lagging additions left out. */
+  songsInLibrary(): LibrarySong[] {
+    const written = this.visibleAdditions(this.writes.songs);
+    const seen = new Set<string>();
+    const songs: LibrarySong[] = [];
+    for (const entry of [...written, ...this.demoSongs]) {
+      if (seen.has(entry.catalogId)) continue;
+      seen.add(entry.catalogId);
+      const record = this.index.songAnywhere(entry.catalogId);
+      if (record) songs.push(this.catalogSong(record));
+    }
+    return songs;
+  }
+
+  /** The saved albums (GET /v1/me/library/albums), newest first. */
+  albumsInLibrary(): LibraryAlbumEntry[] {
+    const seen = new Set<string>();
+    const albums: LibraryAlbumEntry[] = [];
+    for (const entry of [...this.visibleAdditions(this.writes.albums), ...this.demoAlbums]) {
+      const album = this.index.album(entry.catalogId);
+      if (!album || seen.has(entry.catalogId)) continue;
+      seen.add(entry.catalogId);
+      albums.push({ id: stableLibraryId('l', `album:${album.id}`), album, addedAt: entry.addedAt });
+    }
+    return albums;
+  }
+
+  libraryAlbum(id: string): LibraryAlbumEntry | undefined {
+    return this.albumsInLibrary().find((entry) => entry.id === id);
+  }
+
+  /** The song of a saved album as library songs, in album order. */
+  libraryAlbumSongs(entry: LibraryAlbumEntry): LibrarySong[] {
+    return entry.album.songs.map((record) => this.catalogSong(record));
+  }
+
+  /** Additions of the library, newest first, without those reads do not show yet. */
+  private visibleAdditions(additions: LibraryAddition[] | undefined): LibraryAddition[] {
+    const now = this.now();
+    return (additions ?? []).filter((entry) => (entry.visibleAt ?? 0) <= now).reverse();
+  }
+
+  /** POST /v1/me/library: catalog songs and albums (with their songs) join the library, after the lag. */
+  addToLibrary(songIds: string[], albumIds: string[]): void {
+    const addedAt = new Date(this.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const lag = this.lag();
+    const albumSongs = albumIds.flatMap((id) => (this.index.album(id)?.songs ?? []).map((song) => song.id));
+    this.updateWrites((writes) => {
+      writes.songs = [
+        ...(writes.songs ?? []),
+        ...[...albumSongs, ...songIds].map((catalogId) => ({ catalogId, addedAt, ...lag })),
+      ];
+      writes.albums = [
+        ...(writes.albums ?? []),
+        ...albumIds.map((catalogId) => ({ catalogId, addedAt, ...lag })),
+      ];
+    });
+  }
+
+  hasCatalogAlbum(id: string): boolean {
+    return this.index.album(id) !== undefined;
+  }
+
+  /** The rating of a catalog song: 1 (favourite), -1 (dislike) or undefined; a lagging change not yet. */
+  rating(catalogId: string): number | undefined {
+    const written = this.writes.ratings?.[catalogId];
+    if (written && (written.visibleAt ?? 0) <= this.now())
+      return written.value === 0 ? undefined : written.value;
+    return this.demoFavourites.has(catalogId) ? 1 : undefined;
+  }
+
+  /** Rates a song (undefined: removes the rating, kept as 0 so a demo favourite stays removed). */
+  rate(catalogId: string, value: number | undefined): void {
+    const lag = this.lag();
+    this.updateWrites((writes) => {
+      writes.ratings = { ...writes.ratings, [catalogId]: { value: value ?? 0, ...lag } };
+    });
+  }
+
+  private get writes(): LibraryWrites {
+    const { account } = this.owner;
+    if (account === undefined) return this.state.value;
+    return this.state.value.accounts?.[account] ?? NO_WRITES;
+  }
+
+  private updateWrites(change: (writes: LibraryWrites) => void): void {
+    const { account } = this.owner;
+    this.state.update((state) => {
+      if (account === undefined) return change(state);
+      state.accounts ??= {};
+      const writes = state.accounts[account] ?? { createdPlaylists: [], additions: {} };
+      state.accounts[account] = writes;
+      change(writes);
+    });
   }
 
   /** What reads show: a lagging write is left out until its time has come. */
@@ -113,9 +281,9 @@ export class AppleLibrary {
   /** Including writes not yet visible: where a write goes (Apple appends to what it has, not to what it shows). */
   private allPlaylists(readAt = Number.POSITIVE_INFINITY): LibraryPlaylist[] {
     const visible = (item: { visibleAt?: number }) => (item.visibleAt ?? 0) <= readAt;
-    const created = this.state.value.createdPlaylists.filter(visible).map((stored) => ({
+    const created = this.writes.createdPlaylists.filter(visible).map((stored) => ({
       ...stored,
-      curatorName: DEMO_USER_NAME,
+      curatorName: this.name,
       canEdit: true,
       lastModifiedDate: stored.dateAdded,
       songs: [],
@@ -156,7 +324,7 @@ export class AppleLibrary {
       ...lag,
     };
     const songs = input.songs.map((song) => ({ ...song, ...lag }));
-    this.state.update((state) => {
+    this.updateWrites((state) => {
       state.createdPlaylists.push(stored);
       if (songs.length > 0) state.additions[id] = { songs, lastModifiedDate: dateAdded };
     });
@@ -167,7 +335,7 @@ export class AppleLibrary {
   append(playlistId: string, added: StoredSong[]) {
     const lastModifiedDate = new Date(this.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const songs = added.map((song) => ({ ...song, ...this.lag() }));
-    this.state.update((state) => {
+    this.updateWrites((state) => {
       const existing = state.additions[playlistId];
       if (existing) {
         existing.songs.push(...songs);
@@ -184,7 +352,7 @@ export class AppleLibrary {
     playlist: DemoLibraryPlaylist,
     visible: (item: { visibleAt?: number }) => boolean,
   ): LibraryPlaylist {
-    const added = this.state.value.additions[playlist.id];
+    const added = this.writes.additions[playlist.id];
     if (!added) return playlist;
     const songs = added.songs.filter(visible).flatMap((stored) => {
       const song = this.storedSong(stored);
@@ -202,7 +370,7 @@ export class AppleLibrary {
   private demoPlaylist(playlist: DemoPlaylist, isPublic: boolean): DemoLibraryPlaylist {
     const songs: LibrarySong[] = [];
     playlist.entries.forEach((entry, entryIndex) => {
-      const seed = `${playlist.key}#${entryIndex}`;
+      const seed = `${this.seedPrefix}${playlist.key}#${entryIndex}`;
       if (entry.kind === 'track') {
         const track = this.index.trackByKey(entry.trackKey);
         if (!track) return;
@@ -231,23 +399,30 @@ export class AppleLibrary {
     const dates = playlist.entries.map((entry) => entry.addedAt).sort();
     const dateAdded = playlist.createdAt ?? dates[0] ?? '2024-01-01T00:00:00Z';
     return {
-      id: stableLibraryId('p', `playlist:${playlist.key}`),
+      id: stableLibraryId('p', `playlist:${this.seedPrefix}${playlist.key}`),
       name: playlist.name,
       description: playlist.description,
-      curatorName: playlist.ownerName ?? DEMO_USER_NAME,
+      curatorName: playlist.ownerName ?? this.name,
       canEdit: playlist.followedOnly !== true,
       dateAdded,
       lastModifiedDate: dates[dates.length - 1] ?? dateAdded,
-      ...(isPublic ? { globalId: stableLibraryId('pl.u', `shared:${playlist.key}`) } : {}),
+      ...(isPublic ? { globalId: stableLibraryId('pl.u', `shared:${this.seedPrefix}${playlist.key}`) } : {}),
       songs,
     };
   }
 
   private catalogSong(record: AppleSongRecord): LibrarySong {
+    // Known songs by catalog id first: every read lists every song again, and hashing each id anew made
+    // reading a 10,000-song playlist page by page cost seconds of the emulator's time.
+    const byCatalogId = this.songsByCatalogId.get(record.id);
+    if (byCatalogId) return byCatalogId;
     const id = stableLibraryId('i', `song:${record.id}`);
     const known = this.librarySongs.get(id);
-    if (known) return known;
-    return this.register({
+    if (known) {
+      this.songsByCatalogId.set(record.id, known);
+      return known;
+    }
+    const song = this.register({
       id,
       name: record.name,
       artistName: record.artistName,
@@ -260,6 +435,8 @@ export class AppleLibrary {
       ...(record.release ? { releaseDate: record.release.releaseDate } : {}),
       source: { kind: 'catalog', record },
     });
+    this.songsByCatalogId.set(record.id, song);
+    return song;
   }
 
   /** A song the user once added that Apple no longer carries: it keeps its tags but has no catalog id. */

@@ -1,10 +1,12 @@
-import { genreNames, slugify } from './apple-style';
-import type { AppleSongRecord } from './catalog-index';
-import type { LibraryPlaylist, LibrarySong } from './library';
+import { genreNames, hash32, slugify } from './apple-style';
+import type { AppleAlbumRecord, AppleSongRecord } from './catalog-index';
+import type { LibraryAlbumEntry, LibraryPlaylist, LibrarySong } from './library';
 
 /** Apple's JSON for each resource, as documented in provider-apis.md B.5. */
 
-const ARTWORK_HOST = 'https://is1-ssl.mzstatic.com/image/thumb/Music/v4/sandbox';
+/** Apple's artwork host; the emulator's JSON answers point it at its own /artwork (sandbox-pages.ts). */
+export const APPLE_ARTWORK_HOST = 'https://is1-ssl.mzstatic.com/image/thumb/Music/v4/sandbox';
+const ARTWORK_HOST = APPLE_ARTWORK_HOST;
 
 export function artwork(seed: string) {
   return {
@@ -23,6 +25,14 @@ function contentRating(explicit: boolean, clean: boolean) {
   return clean ? { contentRating: 'clean' } : {};
 }
 
+/**
+ * Whether a song the storefront lists can be streamed there. Outside the US one song in twelve cannot (a
+ * licence that covers the listing but not playback), decided by id and storefront so it never flickers.
+ */
+export function streamable(songId: string, storefront: string): boolean {
+  return storefront === 'us' || hash32(`playable:${songId}:${storefront}`) % 12 !== 0;
+}
+
 export function renderSong(record: AppleSongRecord, storefront: string) {
   const { track } = record;
   const albumSlug = slugify(record.release?.name ?? record.albumName);
@@ -39,7 +49,8 @@ export function renderSong(record: AppleSongRecord, storefront: string) {
       ...contentRating(track.explicit, track.version === 'clean'),
       artwork: artwork(record.albumId),
       url: `https://music.apple.com/${storefront}/album/${albumSlug}/${record.albumId}?i=${record.id}`,
-      playParams: { id: record.id, kind: 'song' },
+      // Apple lists a few songs it cannot stream in a storefront: without playParams (and so unplayable).
+      ...(streamable(record.id, storefront) ? { playParams: { id: record.id, kind: 'song' } } : {}),
       previews: [{ url: `https://audio-ssl.itunes.apple.com/itunes-assets/sandbox/${record.id}.m4a` }],
       genreNames: genreNames(track.genres),
       releaseDate: record.release?.releaseDate ?? '2000',
@@ -87,6 +98,63 @@ export function renderLibrarySong(song: LibrarySong, storefront: string, include
   return {
     ...base,
     relationships: { catalog: { href: `/v1/me/library/songs/${song.id}/catalog`, data: inStorefront } },
+  };
+}
+
+/** A catalog album (`albums`), with the UPC Apple lists it under. */
+export function renderAlbum(album: AppleAlbumRecord, storefront: string) {
+  const { release } = album;
+  const songs = album.songs.filter((song) => song.storefronts.has(storefront));
+  const explicit = songs.some((song) => song.track.explicit);
+  return {
+    id: album.id,
+    type: 'albums' as const,
+    href: `/v1/catalog/${storefront}/albums/${album.id}`,
+    attributes: {
+      name: album.name,
+      artistName: album.artistName,
+      trackCount: songs.length,
+      upc: album.upc,
+      releaseDate: release.releaseDate,
+      url: `https://music.apple.com/${storefront}/album/${slugify(release.name)}/${album.id}`,
+      artwork: artwork(album.id),
+      genreNames: genreNames(songs[0]?.track.genres ?? []),
+      isSingle: release.type === 'single',
+      isCompilation: release.type === 'compilation',
+      isComplete: songs.length === album.songs.length,
+      recordLabel: `${release.artists[0] ?? 'Sandbox'} Records`,
+      copyright: `℗ ${release.releaseDate.slice(0, 4)} ${release.artists[0] ?? ''}`,
+      ...(explicit ? { contentRating: 'explicit' } : {}),
+      playParams: { id: album.id, kind: 'album' },
+    },
+  };
+}
+
+/** A saved album (`library-albums`, id `l.…`); `catalog` only with `include=catalog`. */
+export function renderLibraryAlbum(entry: LibraryAlbumEntry, storefront: string, includeCatalog: boolean) {
+  const { album } = entry;
+  const base = {
+    id: entry.id,
+    type: 'library-albums' as const,
+    href: `/v1/me/library/albums/${entry.id}`,
+    attributes: {
+      name: album.name,
+      artistName: album.artistName,
+      trackCount: album.songs.length,
+      releaseDate: album.release.releaseDate,
+      dateAdded: entry.addedAt,
+      artwork: artwork(album.id),
+      genreNames: genreNames(album.songs[0]?.track.genres ?? []),
+      playParams: { id: entry.id, kind: 'album', isLibrary: true },
+    },
+  };
+  if (!includeCatalog) return base;
+  const inStorefront = album.songs.some((song) => song.storefronts.has(storefront))
+    ? [renderAlbum(album, storefront)]
+    : [];
+  return {
+    ...base,
+    relationships: { catalog: { href: `/v1/me/library/albums/${entry.id}/catalog`, data: inStorefront } },
   };
 }
 

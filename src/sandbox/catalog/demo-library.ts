@@ -1,5 +1,12 @@
 import type { Rng } from './random';
-import type { Catalog, CatalogTrack, DemoPlaylist, DemoPlaylistEntry } from './types';
+import type {
+  Catalog,
+  CatalogRelease,
+  CatalogTrack,
+  DemoPlaylist,
+  DemoPlaylistEntry,
+  DemoSavedLibrary,
+} from './types';
 import { PODCASTS } from './words';
 
 type Service = 'spotify' | 'apple';
@@ -190,9 +197,110 @@ export function buildDemoLibraries(catalog: Catalog, rng: Rng): Catalog['demoLib
     return playlist;
   };
 
+  const spotify = [...plans, followed].map((plan) => render(plan, 'spotify'));
+  const apple = plans.map((plan) => render(plan, 'apple'));
+  // Drawn after the playlists, so adding the saved library left every playlist as it was.
+  const saved = planSavedLibrary(catalog, rng, [...used], isRegionLocked);
   return {
-    spotify: [...plans, followed].map((plan) => render(plan, 'spotify')),
-    apple: plans.map((plan) => render(plan, 'apple')),
+    spotify,
+    apple,
+    saved: { spotify: renderSaved(catalog, saved, 'spotify'), apple: renderSaved(catalog, saved, 'apple') },
+  };
+}
+
+/** Whether the service carries the track anywhere (Spotify: in some market). */
+function onService(track: CatalogTrack | undefined, service: Service): boolean {
+  if (!track) return false;
+  return service === 'spotify'
+    ? (track.spotify?.markets.length ?? 0) > 0
+    : (track.apple?.storefronts.length ?? 0) > 0;
+}
+
+/**
+ * Liked songs and saved albums, the same music on both services: 60–150 liked songs (mostly songs of the
+ * playlists, two region-locked ones and one only one service has), and up to seven whole albums: five
+ * plain ones, one Apple lists under another UPC (so album matching needs title, artist and track count)
+ * and one only one service has.
+ */
+function planSavedLibrary(
+  catalog: Catalog,
+  rng: Rng,
+  used: string[],
+  isRegionLocked: (track: CatalogTrack) => boolean,
+): DemoSavedLibrary {
+  const tracks = catalog.tracks;
+  const count = rng.int(60, 150);
+  const favourites = rng.sample(used, count - 3);
+  if (favourites.length < count - 3) {
+    const known = new Set(favourites);
+    const more = tracks.filter((track) => !known.has(track.key) && isOriginal(track));
+    favourites.push(...rng.sample(more, count - 3 - favourites.length).map((track) => track.key));
+  }
+  const locked = rng.sample(
+    tracks.filter(
+      (track) => isRegionLocked(track) && onService(track, 'spotify') && onService(track, 'apple'),
+    ),
+    2,
+  );
+  const oneSided = rng.sample(
+    tracks.filter((track) => onService(track, 'spotify') !== onService(track, 'apple')),
+    1,
+  );
+  const likedKeys = [...new Set([...favourites, ...[...locked, ...oneSided].map((track) => track.key)])];
+  const liked = rng.sample(likedKeys, likedKeys.length);
+
+  const byRelease = new Map<string, CatalogTrack[]>();
+  for (const track of tracks) {
+    const list = byRelease.get(track.releaseKey);
+    if (list) list.push(track);
+    else byRelease.set(track.releaseKey, [track]);
+  }
+  const albums = [...catalog.releases.values()].filter(
+    (release) => release.type === 'album' && release.totalTracks >= 4 && release.totalTracks <= 20,
+  );
+  const whole = (release: CatalogRelease, service: Service) =>
+    (byRelease.get(release.key) ?? []).every((track) => onService(track, service));
+  const some = (release: CatalogRelease, service: Service) =>
+    (byRelease.get(release.key) ?? []).some((track) => onService(track, service));
+  const onBoth = albums.filter((release) => whole(release, 'spotify') && whole(release, 'apple'));
+  const chosen = [
+    ...rng.sample(
+      onBoth.filter((release) => release.appleUpc === undefined),
+      5,
+    ),
+    ...rng.sample(
+      onBoth.filter((release) => release.appleUpc !== undefined),
+      1,
+    ),
+    ...rng.sample(
+      albums.filter((release) => some(release, 'spotify') !== some(release, 'apple')),
+      1,
+    ),
+  ];
+  const albumKeys = rng.sample(
+    chosen.map((release) => release.key),
+    chosen.length,
+  );
+  const likedDates = spreadDates(rng, 2019, 2026, liked.length).reverse();
+  const albumDates = spreadDates(rng, 2018, 2026, albumKeys.length).reverse();
+  return {
+    liked: liked.map((trackKey, i) => ({ trackKey, addedAt: likedDates[i] ?? '2026-01-01T00:00:00Z' })),
+    albums: albumKeys.map((releaseKey, i) => ({
+      releaseKey,
+      addedAt: albumDates[i] ?? '2026-01-01T00:00:00Z',
+    })),
+  };
+}
+
+/** The saved library as one service has it: only what the service carries. */
+function renderSaved(catalog: Catalog, saved: DemoSavedLibrary, service: Service): DemoSavedLibrary {
+  const byKey = new Map(catalog.tracks.map((track) => [track.key, track]));
+  const carried = new Set(
+    catalog.tracks.filter((track) => onService(track, service)).map((track) => track.releaseKey),
+  );
+  return {
+    liked: saved.liked.filter((entry) => onService(byKey.get(entry.trackKey), service)),
+    albums: saved.albums.filter((entry) => carried.has(entry.releaseKey)),
   };
 }
 

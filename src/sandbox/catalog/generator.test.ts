@@ -327,3 +327,51 @@ describe('demo libraries', () => {
     expect(dates.every((date) => date < '2026-11-22')).toBe(true);
   });
 });
+
+describe('the saved library (liked songs and albums)', () => {
+  const saved = catalog.demoLibraries.saved;
+  const onService = (key: string, service: 'spotify' | 'apple') => {
+    const track = byKey.get(key);
+    return service === 'spotify'
+      ? (track?.spotify?.markets.length ?? 0) > 0
+      : (track?.apple?.storefronts.length ?? 0) > 0;
+  };
+
+  it('likes 60–150 songs, newest first, the same music on both services', () => {
+    if (!saved) throw new Error('no saved library');
+    for (const service of ['spotify', 'apple'] as const) {
+      const liked = saved[service].liked;
+      expect(liked.length).toBeGreaterThanOrEqual(59);
+      expect(liked.length).toBeLessThanOrEqual(150);
+      expect(liked.every((entry) => onService(entry.trackKey, service))).toBe(true);
+      const dates = liked.map((entry) => entry.addedAt);
+      expect([...dates].sort().reverse()).toEqual(dates);
+    }
+    const spotify = new Set(saved.spotify.liked.map((entry) => entry.trackKey));
+    const shared = saved.apple.liked.filter((entry) => spotify.has(entry.trackKey));
+    // Only songs the other service lacks differ (as in the playlists).
+    expect(shared.length).toBeGreaterThanOrEqual(saved.apple.liked.length * 0.9);
+    const differing = saved.apple.liked.filter((entry) => !spotify.has(entry.trackKey));
+    expect(differing.every((entry) => !onService(entry.trackKey, 'spotify'))).toBe(true);
+    // A couple of region-locked songs among them.
+    const locked = saved.spotify.liked.filter(
+      (entry) => (byKey.get(entry.trackKey)?.spotify?.markets.length ?? 0) < 20,
+    );
+    expect(locked.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('saves 5–8 whole albums: one Apple lists under another UPC, one on one service only', () => {
+    if (!saved) throw new Error('no saved library');
+    const all = new Set([...saved.spotify.albums, ...saved.apple.albums].map((entry) => entry.releaseKey));
+    expect(all.size).toBeGreaterThanOrEqual(5);
+    expect(all.size).toBeLessThanOrEqual(8);
+    const releases = [...all].map((key) => catalog.releases.get(key));
+    expect(releases.every((release) => release?.type === 'album' && /^\d+$/.test(release.upc))).toBe(true);
+    expect(
+      releases.some((release) => release?.appleUpc !== undefined && release.appleUpc !== release.upc),
+    ).toBe(true);
+    const spotify = new Set(saved.spotify.albums.map((entry) => entry.releaseKey));
+    const apple = new Set(saved.apple.albums.map((entry) => entry.releaseKey));
+    expect([...all].filter((key) => spotify.has(key) !== apple.has(key))).toHaveLength(1);
+  });
+});

@@ -1,6 +1,6 @@
 import { buildDemoLibraries } from './demo-library';
 import { appleIdFor, IsrcIssuer, spotifyIdFor } from './ids';
-import { Rng } from './random';
+import { hash128, Rng } from './random';
 import type { Catalog, CatalogRelease, CatalogTrack, ReleaseType, TrackVersion } from './types';
 import {
   ADJECTIVES,
@@ -33,8 +33,8 @@ import {
 } from './words';
 
 export interface GenerateCatalogOptions {
-  seed?: string;
-  trackCount?: number;
+  seed?: string | undefined;
+  trackCount?: number | undefined;
 }
 
 const STOREFRONTS = MARKETS.map((market) => market.toLowerCase());
@@ -484,6 +484,10 @@ class CatalogBuilder {
       releaseDate: this.releaseDate(spec.year),
       totalTracks: added,
       upc: String(190_000_000_000 + this.releaseCounter * 7_919),
+      // One album in twenty is listed on Apple under a reissue's UPC (decided by key: no draw from rng).
+      ...(spec.type === 'album' && hash128(`apple-upc:${this.seed}:${key}`)[0] % 20 === 0
+        ? { appleUpc: String(880_000_000_000 + this.releaseCounter * 6_113) }
+        : {}),
     });
   }
 

@@ -51,20 +51,20 @@ export function loadCatalogFile(path: string, options: LoadCatalogFileOptions = 
 // --- shared building ---------------------------------------------------------------------------------
 
 interface RowInput {
-  spotifyId?: string;
-  appleId?: string;
+  spotifyId?: string | undefined;
+  appleId?: string | undefined;
   title: string;
   artists: string[];
   album: string;
   albumKey: string;
   durationMs: number;
-  isrc?: string;
-  explicit?: boolean;
+  isrc?: string | undefined;
+  explicit?: boolean | undefined;
   genres: string[];
   /** Upper bound for the synthesized release date (the row was seen in a playlist then). */
-  latestDate?: string;
-  decade?: number;
-  script?: string;
+  latestDate?: string | undefined;
+  decade?: number | undefined;
+  script?: string | undefined;
 }
 
 interface ReleaseDraft {
@@ -446,9 +446,9 @@ function readJsonLines(
 
 export interface CatalogSettings {
   /** A catalog file (CSV or JSON Lines); without it the generator makes one. */
-  path?: string;
-  seed?: string;
-  trackCount?: number;
+  path?: string | undefined;
+  seed?: string | undefined;
+  trackCount?: number | undefined;
 }
 
 const cache = new Map<string, Catalog>();

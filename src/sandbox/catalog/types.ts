@@ -17,6 +17,11 @@ export interface CatalogRelease {
   totalTracks: number;
   /** Where each service lists this release; Apple names singles "X - Single" and EPs "X - EP". */
   upc: string;
+  /**
+   * Apple lists this release under another UPC (a reissue through another distributor): a UPC lookup finds
+   * nothing there, and album matching falls back to title, artist and track count.
+   */
+  appleUpc?: string;
 }
 
 /** What kind of recording a track is, relative to the song's original studio recording. */
@@ -90,9 +95,22 @@ export type DemoPlaylistEntry =
   | { kind: 'local'; title: string; artist: string; album: string; durationMs: number; addedAt: string }
   | { kind: 'episode'; title: string; show: string; durationMs: number; addedAt: string };
 
+/** The library beside the playlists: liked songs (Apple: favourites) and saved albums, newest first. */
+export interface DemoSavedLibrary {
+  liked: { trackKey: string; addedAt: string }[];
+  albums: { releaseKey: string; addedAt: string }[];
+}
+
 export interface Catalog {
   tracks: CatalogTrack[];
   releases: Map<string, CatalogRelease>;
-  /** The demo user's library on each service (both services get a library so either can be the source). */
-  demoLibraries: { spotify: DemoPlaylist[]; apple: DemoPlaylist[] };
+  /**
+   * The demo user's library on each service (both services get a library so either can be the source);
+   * `saved` (absent: none) their liked songs and saved albums on each.
+   */
+  demoLibraries: {
+    spotify: DemoPlaylist[];
+    apple: DemoPlaylist[];
+    saved?: { spotify: DemoSavedLibrary; apple: DemoSavedLibrary };
+  };
 }

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { isSandboxAccountKey, SANDBOX_COUNTRIES, sandboxAccount } from '../accounts';
 import { consentPage } from './consent-page';
 import { randomToken, sha256Base64Url } from './ids';
 import { USERS } from './state';
@@ -14,6 +15,8 @@ const AUTHORIZE_PARAMS = [
   'code_challenge',
   'state',
   'scope',
+  // Not Spotify's: the app's digest of its own user id, so each person gets their own sandbox account.
+  'sandbox_account',
 ] as const;
 
 /** Spotify accepts https redirect URIs, and plain http only for loopback IP literals (never `localhost`). */
@@ -40,7 +43,12 @@ function redirectWith(redirectUri: string, params: Record<string, string>): stri
   return url.toString();
 }
 
-export function createAccountsApp(world: SpotifyWorld, clientIds: readonly string[]): Hono {
+/** `clientSecrets`: the confidential clients' secrets, for the client-credentials grant. */
+export function createAccountsApp(
+  world: SpotifyWorld,
+  clientIds: readonly string[],
+  clientSecrets: Readonly<Record<string, string>> = {},
+): Hono {
   const app = new Hono();
   const badPage = (message: string) =>
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Error – Spotify sandbox</title></head><body><main><h1>Something went wrong</h1><p role="alert">${message}</p></main></body></html>`;
@@ -67,7 +75,13 @@ export function createAccountsApp(world: SpotifyWorld, clientIds: readonly strin
       );
     }
     const scopes = (params.scope ?? '').split(' ').filter(Boolean);
-    return c.html(consentPage(params, scopes, new URL(c.req.url).pathname));
+    const account = isSandboxAccountKey(params.sandbox_account)
+      ? sandboxAccount(params.sandbox_account)
+      : null;
+    // A returning person sees the country their account has now.
+    const country = account ? world.state.value.accounts?.[account.spotifyUserId]?.country : undefined;
+    const own = account && { ...account, country: (country ?? account.country) as typeof account.country };
+    return c.html(consentPage(params, scopes, new URL(c.req.url).pathname, own));
   });
 
   app.post('/authorize', async (c) => {
@@ -80,7 +94,14 @@ export function createAccountsApp(world: SpotifyWorld, clientIds: readonly strin
     const state = field('state');
     if (field('decision') !== 'agree')
       return c.redirect(redirectWith(redirectUri, { error: 'access_denied', state }));
-    const user = USERS.find((candidate) => candidate.id === field('account'));
+    const chosen = field('account');
+    const own = chosen === 'own' && isSandboxAccountKey(field('sandbox_account'));
+    const user = own
+      ? world.ensureAccount(
+          field('sandbox_account'),
+          (SANDBOX_COUNTRIES as readonly string[]).includes(field('country')) ? field('country') : undefined,
+        )
+      : USERS.find((candidate) => candidate.id === chosen);
     if (!user) return c.html(badPage('Unknown account'), 400);
     const code = randomToken();
     world.state.update((s) => {
@@ -111,6 +132,32 @@ export function createAccountsApp(world: SpotifyWorld, clientIds: readonly strin
     const clientId = form.get('client_id') ?? '';
     const grantType = form.get('grant_type');
     if (!grantType) return tokenError('unsupported_grant_type', 'grant_type parameter is missing');
+    if (grantType === 'client_credentials') {
+      // An app token: the client proves itself with its secret (HTTP Basic, or in the form), gets no user
+      // and no refresh token; catalog calls made with it answer for the `market` they name.
+      const basic = /^Basic\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
+      const [id, secret] = basic?.[1]
+        ? Buffer.from(basic[1], 'base64').toString('utf8').split(':').map(decodeURIComponent)
+        : [clientId, form.get('client_secret') ?? ''];
+      const expected = clientSecrets[id ?? ''];
+      if (!expected || secret !== expected) return tokenError('invalid_client', 'Invalid client secret');
+      const issuedAt = world.now();
+      const accessToken = randomToken();
+      world.state.update((s) => {
+        s.accessTokens[accessToken] = {
+          userId: '',
+          app: true,
+          clientId: id ?? '',
+          scope: '',
+          expiresAt: issuedAt + ACCESS_TOKEN_SECONDS * 1000,
+        };
+      });
+      return c.json(
+        { access_token: accessToken, token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS },
+        200,
+        { 'cache-control': 'no-store' },
+      );
+    }
     if (grantType !== 'authorization_code' && grantType !== 'refresh_token') {
       return tokenError('unsupported_grant_type', 'grant_type parameter is invalid');
     }

@@ -1,20 +1,24 @@
 import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { RollingWindowLimiter } from '../rate-limiter';
 import { acceptTrailingSlashes } from '../trailing-slash';
 import { isBase62Id, randomBase62Id } from './ids';
-import { RollingWindowLimiter } from './rate-limiter';
-import { type DemoUser, type StoredEntry, type StoredPlaylist, USERS } from './state';
+import type { DemoUser, StoredEntry, StoredPlaylist } from './state';
 import {
+  albumId,
+  albumObject,
   episodeObject,
   localTrackObject,
   privateUserObject,
+  simplifiedAlbumObject,
   simplifiedPlaylistObject,
+  simplifiedTrackObject,
   snapshotId,
   trackObject,
   userObject,
   type WireContext,
 } from './wire-objects';
-import type { SpotifyWorld } from './world';
+import type { SpotifyAlbum, SpotifyWorld } from './world';
 
 type Env = { Variables: { user: DemoUser; scopes: Set<string> } };
 type ApiContext = Context<Env>;
@@ -29,7 +33,7 @@ function apiError(c: Context, status: ContentfulStatusCode, message: string) {
 /** The mount point in front of `/v1` (or `/images`), so hrefs work standalone and under `app.route(prefix)`. */
 function apiRoot(c: Context): string {
   const url = new URL(c.req.url);
-  const cut = url.pathname.search(/\/(v1|images)(\/|$)/);
+  const cut = url.pathname.search(/\/(v1|images|open)(\/|$)/);
   return `${url.origin}${cut >= 0 ? url.pathname.slice(0, cut) : ''}`;
 }
 
@@ -42,6 +46,10 @@ function intParam(value: string | undefined, fallback: number, min: number, max:
 
 function pageUrl(c: Context, offset: number, limit: number): string {
   const url = new URL(c.req.url);
+  // Spotify's hrefs name the market it answered in (the token user's), `from_token` resolved.
+  const market = url.searchParams.get('market');
+  const country = (c.get('user') as DemoUser | undefined)?.country ?? (market === 'from_token' ? 'US' : null);
+  if (market && country) url.searchParams.set('market', country);
   url.searchParams.set('offset', String(offset));
   url.searchParams.set('limit', String(limit));
   return url.toString();
@@ -64,7 +72,17 @@ const READ_PRIVATE = 'playlist-read-private';
 const MODIFY_PUBLIC = 'playlist-modify-public';
 const MODIFY_PRIVATE = 'playlist-modify-private';
 const IMAGE_UPLOAD = 'ugc-image-upload';
+const LIBRARY_READ = 'user-library-read';
+const LIBRARY_MODIFY = 'user-library-modify';
+/** PUT/DELETE /me/library and /me/library/contains take at most 40 URIs (the 2026 rules). */
+const MAX_LIBRARY_URIS = 40;
+const LIBRARY_URI = /^spotify:(track|album|episode|show|audiobook|user|playlist|artist):([^:]+)$/;
 const MAX_COVER_BYTES = 256 * 1024;
+
+/** What an app token (client credentials) may read: the catalog, never a user's data. */
+const APP_TOKEN_PATHS = /^\/v1\/(search|tracks(\/[^/]+)?|albums\/[^/]+(\/tracks)?|playlists\/[^/]+)$/;
+/** The caller behind an app token: no user, no country (so `market` is taken as given). */
+const APP_CALLER: DemoUser = { id: '', displayName: '', registered: true };
 
 export const OWNER_WITHOUT_PREMIUM_TEXT = 'Active premium subscription required for the owner of the app';
 
@@ -72,6 +90,8 @@ export interface ApiAppOptions {
   rateLimit?: { budget: number; windowMs: number } | null;
   /** False: the app owner's Premium lapsed, and development mode answers every call with 403. */
   ownerHasPremium?: boolean;
+  /** The `dropped-adds` fault: which of the tracks of an add request are really stored. */
+  dropAdds?: <T>(tracks: T[]) => T[];
 }
 
 export function createApiApp(world: SpotifyWorld, options: ApiAppOptions = {}): Hono {
@@ -81,12 +101,7 @@ export function createApiApp(world: SpotifyWorld, options: ApiAppOptions = {}): 
     ? new RollingWindowLimiter(rateLimit.budget, rateLimit.windowMs, world.now)
     : null;
   const development = world.mode === 'development';
-  const userById = (id: string): DemoUser =>
-    USERS.find((user) => user.id === id) ?? {
-      id,
-      displayName: world.state.value.owners[id] ?? id,
-      registered: true,
-    };
+  const userById = (id: string): DemoUser => world.user(id);
 
   const wire = (c: Context, market?: string): WireContext => ({
     apiRoot: apiRoot(c),
@@ -94,12 +109,15 @@ export function createApiApp(world: SpotifyWorld, options: ApiAppOptions = {}): 
     ...(market ? { market } : {}),
   });
 
-  /** `market` must be an upper-case ISO code; returns undefined when absent, null when invalid. */
-  const marketParam = (c: Context): string | undefined | null => {
+  /**
+   * `market` must be an upper-case ISO code or `from_token`; undefined when absent, null when invalid. As on
+   * Spotify, a user token's country wins over whatever `market` says.
+   */
+  const marketParam = (c: ApiContext): string | undefined | null => {
     const value = c.req.query('market');
     if (value === undefined || value === '') return undefined;
-    if (value === 'from_token') return 'US';
-    return /^[A-Z]{2}$/.test(value) ? value : null;
+    if (value !== 'from_token' && !/^[A-Z]{2}$/.test(value)) return null;
+    return c.get('user').country ?? (value === 'from_token' ? 'US' : value);
   };
 
   const canReadItems = (playlist: StoredPlaylist, user: DemoUser) =>
@@ -139,6 +157,60 @@ export function createApiApp(world: SpotifyWorld, options: ApiAppOptions = {}): 
 
   const findPlaylist = (id: string) => world.state.value.playlists[id];
 
+  // "Open in Spotify" in the sandbox: a small page showing the track or playlist, not the real site.
+  app.get('/open/:type/:id', (c) => {
+    const { type, id } = c.req.param();
+    const root = apiRoot(c);
+    if (type === 'track') {
+      const track = world.track(id);
+      if (!track) return c.html(openPage('Not found', '<p>Spotify has no track with this id.</p>'), 404);
+      const release = world.release(track);
+      return c.html(
+        openPage(
+          track.title,
+          `<img src="${root}/images/${albumId(release?.key ?? `single-${track.key}`)}?size=300" alt="" width="300" height="300"><p>${escapeHtml(track.artists.join(', '))}</p><p>${escapeHtml(release?.name ?? '')}</p>`,
+        ),
+      );
+    }
+    if (type === 'playlist') {
+      const playlist = findPlaylist(id);
+      if (!playlist)
+        return c.html(openPage('Not found', '<p>Spotify has no playlist with this id.</p>'), 404);
+      const rows = playlist.entries
+        .slice(0, 500)
+        .map((entry) => {
+          if (entry.kind === 'track') {
+            const track = world.track(entry.trackId);
+            return track
+              ? `<li>${escapeHtml(track.title)} – ${escapeHtml(track.artists.join(', '))}</li>`
+              : '';
+          }
+          if (entry.kind === 'local') return `<li>${escapeHtml(entry.title)} (local file)</li>`;
+          if (entry.kind === 'episode') return `<li>${escapeHtml(entry.title)} (episode)</li>`;
+          return '<li>Unavailable track</li>';
+        })
+        .join('');
+      return c.html(
+        openPage(
+          playlist.name,
+          `<p>By ${escapeHtml(userById(playlist.ownerId).displayName)} · ${playlist.entries.length} items</p><ol>${rows}</ol>`,
+        ),
+      );
+    }
+    if (type === 'album') {
+      const album = world.album(id);
+      if (!album) return c.html(openPage('Not found', '<p>Spotify has no album with this id.</p>'), 404);
+      const rows = album.tracks.map((track) => `<li>${escapeHtml(track.title)}</li>`).join('');
+      return c.html(
+        openPage(
+          album.release.name,
+          `<img src="${root}/images/${album.id}?size=300" alt="" width="300" height="300"><p>${escapeHtml(album.release.artists.join(', '))}</p><ol>${rows}</ol>`,
+        ),
+      );
+    }
+    return c.html(openPage('Spotify sandbox', `<p>This ${escapeHtml(type)} has no sandbox page.</p>`), 404);
+  });
+
   app.get('/images/:id', (c) => {
     const cover = /^cover-([A-Za-z0-9]+)-v\d+$/.exec(c.req.param('id'))?.[1];
     const uploaded = cover ? findPlaylist(cover)?.coverJpeg : undefined;
@@ -173,6 +245,14 @@ export function createApiApp(world: SpotifyWorld, options: ApiAppOptions = {}): 
     if (!record) return apiError(c, 401, 'Invalid access token');
     if (record.expiresAt <= world.now()) return apiError(c, 401, 'The access token expired');
     if (development && options.ownerHasPremium === false) return apiError(c, 403, OWNER_WITHOUT_PREMIUM_TEXT);
+    if (record.app) {
+      // An app token reads the catalog only, for the `market` it names; everything of a user needs one.
+      if (c.req.method !== 'GET' || !APP_TOKEN_PATHS.test(c.req.path.replace(/^.*?\/v1\//, '/v1/')))
+        return apiError(c, 401, 'This request requires user authentication.');
+      c.set('user', APP_CALLER);
+      c.set('scopes', new Set());
+      return next();
+    }
     const user = userById(record.userId);
     if (!user.registered) {
       // Spotify answers this one in plain text, not in its JSON envelope.
@@ -417,7 +497,8 @@ export function createApiApp(world: SpotifyWorld, options: ApiAppOptions = {}): 
     const updated = world.state.update((s) => {
       const stored = s.playlists[playlist.id];
       if (!stored) return undefined;
-      const entries: StoredEntry[] = trackIds.map((trackId) => ({
+      const kept = options.dropAdds ? options.dropAdds(trackIds) : trackIds;
+      const entries: StoredEntry[] = kept.map((trackId) => ({
         kind: 'track',
         trackId,
         addedAt,
@@ -429,6 +510,210 @@ export function createApiApp(world: SpotifyWorld, options: ApiAppOptions = {}): 
     });
     if (!updated) return apiError(c, 404, 'Resource not found');
     return c.json({ snapshot_id: snapshotId(updated) }, 201);
+  });
+
+  // Remove Playlist Items: every occurrence of each uri goes (Spotify's rule), at most 100 per call.
+  app.delete('/v1/playlists/:id/items', async (c) => {
+    const playlist = findPlaylist(c.req.param('id'));
+    if (!playlist) return apiError(c, 404, 'Resource not found');
+    const user = c.get('user');
+    if (playlist.ownerId !== user.id && !playlist.collaborative) {
+      return apiError(c, 403, "You cannot remove tracks from a playlist you don't own.");
+    }
+    const refused = missingScope(c, modifyScope(playlist));
+    if (refused) return refused;
+    const body: unknown = await c.req.json().catch(() => undefined);
+    const items = typeof body === 'object' && body !== null ? (body as { items?: unknown }).items : undefined;
+    if (!Array.isArray(items) || items.length === 0) return apiError(c, 400, 'Missing required field: items');
+    if (items.length > MAX_ADD)
+      return apiError(c, 400, `You can remove a maximum of ${MAX_ADD} tracks per request.`);
+    const trackIds = new Set<string>();
+    for (const item of items) {
+      const uri = typeof item === 'object' && item !== null ? (item as { uri?: unknown }).uri : undefined;
+      const id = typeof uri === 'string' ? /^spotify:track:(.+)$/.exec(uri)?.[1] : undefined;
+      if (id === undefined || !isBase62Id(id))
+        return apiError(c, 400, `Unsupported URL / URI: ${String(uri)}`);
+      trackIds.add(id);
+    }
+    const updated = world.state.update((s) => {
+      const stored = s.playlists[playlist.id];
+      if (!stored) return undefined;
+      stored.entries = stored.entries.filter(
+        (entry) => !(entry.kind === 'track' && trackIds.has(entry.trackId)),
+      );
+      stored.version += 1;
+      return stored;
+    });
+    if (!updated) return apiError(c, 404, 'Resource not found');
+    return c.json({ snapshot_id: snapshotId(updated) });
+  });
+
+  // --- The library: Liked Songs and saved albums (reads), /me/library (the 2026 writes) -----------------
+
+  /** `limit` (1–50, default 20) and `offset`, or the 400 Spotify answers. */
+  const pageParams = (c: ApiContext) => {
+    const limit = intParam(c.req.query('limit'), 20, 1, 50);
+    if (limit === null) return { refused: apiError(c, 400, 'Invalid limit') };
+    const offset = intParam(c.req.query('offset'), 0, 0, 100_000);
+    if (offset === null) return { refused: apiError(c, 400, 'Invalid offset') };
+    return { limit, offset };
+  };
+
+  app.get('/v1/me/tracks', (c) => {
+    const refused = missingScope(c, LIBRARY_READ);
+    if (refused) return refused;
+    const page = pageParams(c);
+    if ('refused' in page) return page.refused;
+    const market = marketParam(c);
+    if (market === null) return apiError(c, 400, 'Invalid market code');
+    const saved = world.saved(c.get('user').id).tracks.filter((entry) => world.track(entry.id));
+    const context = wire(c, market);
+    const items = saved.slice(page.offset, page.offset + page.limit).flatMap((entry) => {
+      const track = world.track(entry.id);
+      return track
+        ? [{ added_at: entry.addedAt, track: trackObject(context, track, world.release(track)) }]
+        : [];
+    });
+    return c.json(paging(c, items, page.offset, page.limit, saved.length));
+  });
+
+  app.get('/v1/me/albums', (c) => {
+    const refused = missingScope(c, LIBRARY_READ);
+    if (refused) return refused;
+    const page = pageParams(c);
+    if ('refused' in page) return page.refused;
+    const market = marketParam(c);
+    if (market === null) return apiError(c, 400, 'Invalid market code');
+    const saved = world.saved(c.get('user').id).albums.filter((entry) => world.album(entry.id));
+    const context = wire(c, market);
+    const items = saved.slice(page.offset, page.offset + page.limit).flatMap((entry) => {
+      const album = world.album(entry.id);
+      return album
+        ? [
+            {
+              added_at: entry.addedAt,
+              album: albumObject(context, album.release, album.tracks, { limit: 50 }),
+            },
+          ]
+        : [];
+    });
+    return c.json(paging(c, items, page.offset, page.limit, saved.length));
+  });
+
+  /** The `uris` of a library call, or the 400 Spotify answers (missing, more than 40, malformed). */
+  const libraryUris = (c: ApiContext) => {
+    const raw = c.req.query('uris');
+    const uris = (raw ?? '')
+      .split(',')
+      .map((uri) => uri.trim())
+      .filter(Boolean);
+    if (uris.length === 0) return { refused: apiError(c, 400, 'Missing required parameter: uris') };
+    if (uris.length > MAX_LIBRARY_URIS) {
+      return { refused: apiError(c, 400, `Too many URIs: at most ${MAX_LIBRARY_URIS} per request.`) };
+    }
+    const parsed: { type: string; id: string }[] = [];
+    for (const uri of uris) {
+      const match = LIBRARY_URI.exec(uri);
+      if (!match?.[1] || !match[2]) return { refused: apiError(c, 400, `Unsupported URL / URI: ${uri}`) };
+      if (match[1] !== 'user' && !isBase62Id(match[2]))
+        return { refused: apiError(c, 400, 'Invalid base62 id') };
+      parsed.push({ type: match[1], id: match[2] });
+    }
+    return { uris: parsed };
+  };
+
+  /** Saves or removes tracks and albums (the sandbox models no other kind in the library). */
+  const changeLibrary = (c: ApiContext, action: 'save' | 'remove') => {
+    const refused = missingScope(c, LIBRARY_MODIFY);
+    if (refused) return refused;
+    const parsed = libraryUris(c);
+    if ('refused' in parsed) return parsed.refused;
+    for (const { type, id } of parsed.uris) {
+      if (type !== 'track' && type !== 'album') {
+        return apiError(c, 400, `The sandbox library holds tracks and albums only, not ${type}s.`);
+      }
+      if (action === 'save' && (type === 'track' ? !world.track(id) : !world.album(id))) {
+        return apiError(c, 400, 'Payload contains a non-existing ID');
+      }
+    }
+    const addedAt = new Date(world.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    // The `dropped-adds` fault leaves out saved tracks too (the answer still says done).
+    const tracks = parsed.uris.filter((uri) => uri.type === 'track');
+    const kept = new Set(action === 'save' && options.dropAdds ? options.dropAdds(tracks) : tracks);
+    const uris = parsed.uris.filter((uri) => uri.type !== 'track' || kept.has(uri));
+    world.updateSaved(c.get('user').id, (saved) => {
+      for (const { type, id } of uris) {
+        const list = type === 'track' ? saved.tracks : saved.albums;
+        const at = list.findIndex((entry) => entry.id === id);
+        if (action === 'remove' && at >= 0) list.splice(at, 1);
+        // Each saved item goes on top, in the order given; one already saved stays where it is.
+        if (action === 'save' && at < 0) list.unshift({ id, addedAt });
+      }
+    });
+    return c.body(null, 200);
+  };
+  app.put('/v1/me/library', (c) => changeLibrary(c, 'save'));
+  app.delete('/v1/me/library', (c) => changeLibrary(c, 'remove'));
+
+  app.get('/v1/me/library/contains', (c) => {
+    const refused = missingScope(c, LIBRARY_READ);
+    if (refused) return refused;
+    const parsed = libraryUris(c);
+    if ('refused' in parsed) return parsed.refused;
+    const saved = world.saved(c.get('user').id);
+    const tracks = new Set(saved.tracks.map((entry) => entry.id));
+    const albums = new Set(saved.albums.map((entry) => entry.id));
+    return c.json(
+      parsed.uris.map(({ type, id }) =>
+        type === 'track' ? tracks.has(id) : type === 'album' ? albums.has(id) : false,
+      ),
+    );
+  });
+
+  // --- Albums: one album and its tracks survive in development mode; the batch lookup does not ---------
+
+  const findAlbum = (c: ApiContext): SpotifyAlbum | Response => {
+    const id = c.req.param('id') ?? '';
+    if (!isBase62Id(id)) return apiError(c, 400, 'Invalid base62 id');
+    return world.album(id) ?? apiError(c, 404, 'Resource not found');
+  };
+
+  app.get('/v1/albums', (c) => {
+    if (development) return apiError(c, 403, 'Forbidden');
+    const ids = (c.req.query('ids') ?? '').split(',').filter(Boolean);
+    if (ids.length === 0) return apiError(c, 400, 'Missing parameter ids');
+    if (ids.length > 20) return apiError(c, 400, 'Too many ids requested');
+    const market = marketParam(c);
+    if (market === null) return apiError(c, 400, 'Invalid market code');
+    const context = wire(c, market);
+    return c.json({
+      albums: ids.map((id) => {
+        const album = world.album(id);
+        return album ? albumObject(context, album.release, album.tracks, { limit: 50 }) : null;
+      }),
+    });
+  });
+
+  app.get('/v1/albums/:id', (c) => {
+    const album = findAlbum(c);
+    if (album instanceof Response) return album;
+    const market = marketParam(c);
+    if (market === null) return apiError(c, 400, 'Invalid market code');
+    return c.json(albumObject(wire(c, market), album.release, album.tracks, { limit: 50 }));
+  });
+
+  app.get('/v1/albums/:id/tracks', (c) => {
+    const album = findAlbum(c);
+    if (album instanceof Response) return album;
+    const page = pageParams(c);
+    if ('refused' in page) return page.refused;
+    const market = marketParam(c);
+    if (market === null) return apiError(c, 400, 'Invalid market code');
+    const context = wire(c, market);
+    const items = album.tracks
+      .slice(page.offset, page.offset + page.limit)
+      .map((track) => simplifiedTrackObject(context, track));
+    return c.json(paging(c, items, page.offset, page.limit, album.tracks.length));
   });
 
   app.get('/v1/search', (c) => {
@@ -444,14 +729,26 @@ export function createApiApp(world: SpotifyWorld, options: ApiAppOptions = {}): 
     if (offset === null) return apiError(c, 400, 'Invalid offset');
     const market = marketParam(c);
     if (market === null) return apiError(c, 400, 'Invalid market code');
-    if (!types.includes('track')) return c.json({});
-    const matches = world.search(q, market);
-    const total = Math.min(matches.length, SEARCH_OFFSET_MAX + limit);
     const context = wire(c, market);
-    const items = matches
-      .slice(offset, Math.min(offset + limit, total))
-      .map((track) => trackObject(context, track, world.release(track)));
-    return c.json({ tracks: paging(c, items, offset, limit, total) });
+    const answer: Record<string, unknown> = {};
+    if (types.includes('track')) {
+      // Search always shows what the token user can play, market or not.
+      const matches = world.search(q, market ?? c.get('user').country);
+      const total = Math.min(matches.length, SEARCH_OFFSET_MAX + limit);
+      const items = matches
+        .slice(offset, Math.min(offset + limit, total))
+        .map((track) => trackObject(context, track, world.release(track)));
+      answer.tracks = paging(c, items, offset, limit, total);
+    }
+    if (types.includes('album')) {
+      const albums = world.searchAlbums(q, market ?? c.get('user').country);
+      const total = Math.min(albums.length, SEARCH_OFFSET_MAX + limit);
+      const items = albums
+        .slice(offset, Math.min(offset + limit, total))
+        .map((album) => simplifiedAlbumObject(context, album.release, album.tracks));
+      answer.albums = paging(c, items, offset, limit, total);
+    }
+    return c.json(answer);
   });
 
   app.get('/v1/tracks/:id', (c) => {
@@ -484,4 +781,10 @@ export function createApiApp(world: SpotifyWorld, options: ApiAppOptions = {}): 
   app.all('/v1/*', (c) => apiError(c, 404, 'Service not found'));
 
   return new Hono().route('/', app);
+}
+
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+function openPage(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} – Spotify sandbox</title><style>body{font-family:system-ui,sans-serif;background:#121212;color:#fff;margin:0}main{max-width:40rem;margin:2rem auto;padding:0 1rem}li{padding:.2rem 0}</style></head><body><main><p>Spotify sandbox</p><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
 }

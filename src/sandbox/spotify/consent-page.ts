@@ -1,9 +1,15 @@
+import { SANDBOX_COUNTRIES, type SandboxAccount } from '../accounts';
 import { DEMO_USER, UNREGISTERED_USER } from './state';
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** The accounts service's consent screen: pick a demo account, then Agree or Cancel. */
-export function consentPage(params: Record<string, string>, scopes: string[], action: string): string {
+export function consentPage(
+  params: Record<string, string>,
+  scopes: string[],
+  action: string,
+  own: SandboxAccount | null,
+): string {
   const hidden = Object.entries(params)
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('\n      ');
@@ -36,10 +42,16 @@ export function consentPage(params: Record<string, string>, scopes: string[], ac
       ${hidden}
       <fieldset>
         <legend>Sign in as</legend>
-        <label><input type="radio" name="account" value="${DEMO_USER.id}" checked> ${escapeHtml(DEMO_USER.displayName)}</label>
+        ${
+          own
+            ? `<label><input type="radio" name="account" value="own" checked> ${escapeHtml(own.displayName)} (your own sandbox account)</label>
+        <label>Country of your account <select name="country">${SANDBOX_COUNTRIES.map((country) => `<option${country === own.country ? ' selected' : ''}>${country}</option>`).join('')}</select></label>
+        <label><input type="radio" name="account" value="${DEMO_USER.id}"> Second demo listener: ${escapeHtml(DEMO_USER.displayName)}, shared by everyone</label>`
+            : `<label><input type="radio" name="account" value="${DEMO_USER.id}" checked> ${escapeHtml(DEMO_USER.displayName)}</label>`
+        }
         <label><input type="radio" name="account" value="${UNREGISTERED_USER.id}"> ${escapeHtml(UNREGISTERED_USER.displayName)}</label>
       </fieldset>
-      <p class="note">The second account is not on this app's development-mode user list, so Spotify refuses its requests.</p>
+      <p class="note">Your own sandbox account has a demo library nobody else sees. The last account is not on this app's development-mode user list, so Spotify refuses its requests.</p>
       <div class="actions">
         <button type="submit" name="decision" value="agree">Agree</button>
         <button type="submit" name="decision" value="cancel">Cancel</button>

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { afterAll, describe, expect, it } from 'vitest';
+import { generateCatalog } from '../catalog/generator';
 import {
   buildFixtureCatalog,
   FIXTURE_KEYS,
@@ -450,5 +451,119 @@ describe('Spotify emulator: durable state', () => {
       items: { name: string; items: { total: number } }[];
     };
     expect(playlists.items[0]).toMatchObject({ name: 'Survives', items: { total: 1 } });
+  });
+});
+
+describe('Spotify emulator: a sandbox account per person, in its own country', () => {
+  const generated = generateCatalog({ trackCount: 3000 });
+  const own = async (emu: Emulator, key: string, country?: string) => {
+    const form = new URLSearchParams({
+      client_id: 'crossfade-sandbox',
+      redirect_uri: REDIRECT,
+      code_challenge: sha256Base64Url(VERIFIER),
+      state: 'xyz',
+      scope: ALL_SCOPES,
+      sandbox_account: key,
+      account: 'own',
+      decision: 'agree',
+      ...(country ? { country } : {}),
+    });
+    const consent = await emu.accounts.request(`${ORIGIN}/authorize`, { method: 'POST', body: form });
+    const code = new URL(consent.headers.get('location') ?? '').searchParams.get('code') ?? '';
+    const token = await emu.accounts.request(`${ORIGIN}/api/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        client_id: 'crossfade-sandbox',
+        code_verifier: VERIFIER,
+      }),
+    });
+    return ((await token.json()) as { access_token: string }).access_token;
+  };
+
+  it('offers the own account and the second demo listener on the consent page', async () => {
+    const emu = createSpotifyEmulator({ catalog: generated });
+    const page = await emu.accounts.request(
+      `${ORIGIN}/authorize?client_id=crossfade-sandbox&response_type=code&redirect_uri=${encodeURIComponent(REDIRECT)}&code_challenge_method=S256&code_challenge=${sha256Base64Url(VERIFIER)}&state=s&scope=playlist-read-private&sandbox_account=0123456789abcdef`,
+    );
+    const html = await page.text();
+    expect(html).toContain('value="own" checked');
+    expect(html).toContain('Second demo listener');
+    expect(html).toContain('<select name="country">');
+  });
+
+  it('keeps each account’s library to itself and answers in the account’s country whatever market says', async () => {
+    const emu = createSpotifyEmulator({ catalog: generated });
+    const ada = await own(emu, 'aaaaaaaaaaaaaaaa', 'DE');
+    const bea = await own(emu, 'bbbbbbbbbbbbbbbb', 'JP');
+    const me = (await (await get(emu.api, ada, '/v1/me')).json()) as Record<string, unknown>;
+    expect(me.id).toBe('listener-aaaaaaaaaaaaaaaa');
+    expect(me).not.toHaveProperty('country');
+    const ids = async (token: string) =>
+      (
+        (await (await get(emu.api, token, '/v1/me/playlists?limit=50')).json()) as { items: { id: string }[] }
+      ).items.map((item) => item.id);
+    const adaIds = await ids(ada);
+    expect(adaIds.length).toBeGreaterThan(5);
+    expect((await ids(bea)).some((id) => adaIds.includes(id))).toBe(false);
+    expect((await get(emu.api, bea, `/v1/playlists/${adaIds[0]}/items`)).status).toBe(403);
+
+    const search = (await (
+      await get(emu.api, ada, '/v1/search?q=love&type=track&market=US&limit=10')
+    ).json()) as {
+      tracks: {
+        href: string;
+        items: { id: string; is_playable: boolean; restrictions?: { reason: string } }[];
+      };
+    };
+    expect(new URL(search.tracks.href).searchParams.get('market')).toBe('DE');
+    const markets = new Map(
+      generated.tracks.map((track) => [track.spotify?.id, track.spotify?.markets ?? []]),
+    );
+    for (const item of search.tracks.items) {
+      expect(item.is_playable).toBe(markets.get(item.id)?.includes('DE'));
+      if (!item.is_playable) expect(item.restrictions).toEqual({ reason: 'market' });
+    }
+  });
+
+  it('seeds an account’s library from the account alone: the same playlists and tracks in a fresh emulator', async () => {
+    const library = async (emu: Emulator) => {
+      const token = await own(emu, 'dddddddddddddddd', 'US');
+      const lists = (
+        (await (await get(emu.api, token, '/v1/me/playlists?limit=50')).json()) as {
+          items: { id: string; name: string }[];
+        }
+      ).items;
+      const first = (await (
+        await get(emu.api, token, `/v1/playlists/${lists[0]?.id}/items?limit=50`)
+      ).json()) as { items: { item: { id: string } | null }[] };
+      return { lists, tracks: first.items.map((entry) => entry.item?.id ?? null) };
+    };
+    const once = await library(createSpotifyEmulator({ catalog: generated }));
+    expect(once.lists.length).toBeGreaterThan(5);
+    expect(once.tracks.length).toBeGreaterThan(0);
+    expect(await library(createSpotifyEmulator({ catalog: generated }))).toEqual(once);
+  });
+
+  it('lists a few tracks it cannot play in the market, marked is_playable false with restrictions', async () => {
+    const emu = createSpotifyEmulator({ catalog: generated });
+    const token = await own(emu, 'cccccccccccccccc', 'JP');
+    let unplayable = 0;
+    for (const q of ['love', 'night', 'heart', 'rain', 'light', 'fire', 'dream', 'blue']) {
+      for (let offset = 0; offset < 100; offset += 10) {
+        const answer = (await (
+          await get(
+            emu.api,
+            token,
+            `/v1/search?q=${q}&type=track&market=from_token&limit=10&offset=${offset}`,
+          )
+        ).json()) as { tracks: { items: { is_playable: boolean }[] } };
+        unplayable += answer.tracks.items.filter((item) => item.is_playable === false).length;
+      }
+    }
+    expect(unplayable).toBeGreaterThan(0);
   });
 });

@@ -35,6 +35,13 @@ describe('parseSearchQuery', () => {
     });
     expect(parseSearchQuery('isrc:usav12100001').isrc).toBe('USAV12100001');
   });
+  it('is as strict as Spotify about apostrophes in field filters: nothing found, though free text works', () => {
+    expect(parseSearchQuery('track:"What\'s Going On" artist:Marvin').unmatchable).toBe(true);
+    expect(parseSearchQuery('artist:K\u2019s').unmatchable).toBe(true);
+    expect(parseSearchQuery("What's Going On artist:Marvin").unmatchable).toBeUndefined();
+    // A word is indexed joined across its apostrophe, as Spotify finds "Carissas" for "Carissa's".
+    expect(normalizeText("Carissa's Wierd")).toBe('carissas wierd');
+  });
   it('folds accents, case, punctuation and "&"', () => {
     expect(normalizeText('Déjà  Vu!')).toBe('deja vu');
     expect(normalizeText('Rock & Roll')).toBe('rock and roll');

@@ -14,11 +14,18 @@ export interface SearchableTrack {
 
 export interface ParsedSearchQuery {
   isrc?: string;
+  /** `upc:`, which only album search heeds. */
+  upc?: string;
   track: string[];
   artist: string[];
   album: string[];
   free: string[];
   year?: { from: number; to: number };
+  /**
+   * A `track:`, `artist:` or `album:` value with an apostrophe in it: Spotify's field filters then find
+   * nothing at all (spotify/web-api#1041, #1212), though the same words as free text do.
+   */
+  unmatchable?: boolean;
   /** Raw texts of the `track:` and `artist:` filters, for exact-match ranking. */
   trackText?: string;
   artistText?: string;
@@ -31,7 +38,8 @@ export function normalizeText(text: string): string {
   // Most titles are plain ASCII: skip Unicode decomposition for them (index build time on 100k tracks).
   const ascii = PRINTABLE_ASCII.test(value);
   if (!ascii) value = value.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
-  value = value.replace(/&/g, ' and ');
+  // Spotify joins a word across an apostrophe: "Carissa's" is found as "carissas", not "carissa s".
+  value = value.replace(/&/g, ' and ').replace(/['\u2018\u2019`]/g, '');
   return (ascii ? value.replace(/[^a-z0-9]+/g, ' ') : value.replace(/[^\p{L}\p{N}]+/gu, ' ')).trim();
 }
 
@@ -52,6 +60,9 @@ export function parseSearchQuery(q: string): ParsedSearchQuery {
       continue;
     }
     const value = quoted ?? bare ?? '';
+    if (['track', 'artist', 'album'].includes(field.toLowerCase()) && /['\u2018\u2019]/.test(value)) {
+      parsed.unmatchable = true;
+    }
     switch (field.toLowerCase()) {
       case 'isrc':
         parsed.isrc = value.trim().toUpperCase();
@@ -75,8 +86,10 @@ export function parseSearchQuery(q: string): ParsedSearchQuery {
         }
         break;
       }
-      case 'genre':
       case 'upc':
+        parsed.upc = value.trim();
+        break;
+      case 'genre':
       case 'tag':
         // Filters that do not apply to track search in the emulator's model: ignored, as Spotify does.
         break;

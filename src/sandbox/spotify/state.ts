@@ -1,4 +1,4 @@
-import type { Catalog, CatalogTrack, DemoPlaylistEntry } from '../catalog/types';
+import type { Catalog, CatalogTrack, DemoPlaylist, DemoPlaylistEntry } from '../catalog/types';
 import { base62Id } from './ids';
 
 /** The emulator's durable state: playlists and their entries, plus OAuth codes and tokens. */
@@ -34,7 +34,9 @@ export interface AuthorizationCode {
 }
 
 export interface AccessTokenRecord {
+  /** Empty for an app token (client credentials): no user, so `market` is taken as given. */
   userId: string;
+  app?: true;
   clientId: string;
   scope: string;
   expiresAt: number;
@@ -58,6 +60,18 @@ export interface SpotifyState {
   refreshTokens: Record<string, RefreshTokenRecord>;
   /** Display names of playlist owners other than the demo accounts (owners of followed playlists). */
   owners: Record<string, string>;
+  /** Per-person sandbox accounts created so far, by Spotify user id: account key (../accounts.ts), country. */
+  accounts?: Record<string, { key: string; country: string }>;
+  /**
+   * Each user's Liked Songs and saved albums once changed through the API, newest first (absent: the demo
+   * library's, see SpotifyWorld.saved).
+   */
+  saved?: Record<string, SavedLibrary>;
+}
+
+export interface SavedLibrary {
+  tracks: { id: string; addedAt: string }[];
+  albums: { id: string; addedAt: string }[];
 }
 
 export interface DemoUser {
@@ -65,8 +79,14 @@ export interface DemoUser {
   displayName: string;
   /** On the app's development-mode allow-list (Developer Dashboard "Users and access"). */
   registered: boolean;
+  /** The account's country (upper-case market); Spotify answers in it whatever `market` says. */
+  country?: string;
 }
 
+/**
+ * The shared demo listener has no fixed country: `market` is taken as given for it (older tests and the
+ * region-lock finder rely on that). Per-person sandbox accounts have one, and it overrides `market`.
+ */
 export const DEMO_USER: DemoUser = { id: 'crossfade-demo', displayName: 'Demo Listener', registered: true };
 export const UNREGISTERED_USER: DemoUser = {
   id: 'unregistered-listener',
@@ -93,28 +113,8 @@ export function initialState(catalog: Catalog, playableTrack: (key: string) => C
     refreshTokens: {},
     owners: {},
   };
+  addDemoLibrary(state, DEMO_USER.id, catalog.demoLibraries.spotify, playableTrack, '');
   const library = state.libraries[DEMO_USER.id] ?? [];
-  for (const demo of catalog.demoLibraries.spotify) {
-    const id = demoPlaylistId(demo.key);
-    const followed =
-      demo.followedOnly === true && demo.ownerId !== undefined && demo.ownerId !== DEMO_USER.id;
-    const ownerId = followed ? (demo.ownerId ?? OTHER_USER.id) : DEMO_USER.id;
-    if (followed && !USERS.some((user) => user.id === ownerId))
-      state.owners[ownerId] = demo.ownerName ?? ownerId;
-    state.playlists[id] = {
-      id,
-      name: demo.name,
-      description: demo.description,
-      ownerId,
-      public: followed,
-      collaborative: false,
-      version: 1,
-      entries: demo.entries.map((entry) => toStoredEntry(entry, ownerId, playableTrack)),
-    };
-    library.push(id);
-    if (followed) state.libraries[ownerId] = [...(state.libraries[ownerId] ?? []), id];
-  }
-  state.libraries[DEMO_USER.id] = library;
   // The catalog's own followed playlist, when it has one, plays the part; otherwise make one up.
   if (catalog.demoLibraries.spotify.some((demo) => demo.followedOnly)) return state;
   const friendTracks = catalog.tracks
@@ -138,6 +138,40 @@ export function initialState(catalog: Catalog, playableTrack: (key: string) => C
   library.push(FOLLOWED_PLAYLIST_ID);
   state.libraries[OTHER_USER.id] = [...(state.libraries[OTHER_USER.id] ?? []), FOLLOWED_PLAYLIST_ID];
   return state;
+}
+
+/**
+ * Gives `userId` the demo playlists (owned ones, and followed ones owned by their maker). `idPrefix` keeps
+ * each sandbox account's playlist ids apart ('' for the shared demo listener, whose ids tests know).
+ */
+export function addDemoLibrary(
+  state: SpotifyState,
+  userId: string,
+  demos: readonly DemoPlaylist[],
+  playableTrack: (key: string) => CatalogTrack | undefined,
+  idPrefix: string,
+): void {
+  const library = state.libraries[userId] ?? [];
+  for (const demo of demos) {
+    const id = demoPlaylistId(`${idPrefix}${demo.key}`);
+    const followed = demo.followedOnly === true && demo.ownerId !== undefined && demo.ownerId !== userId;
+    const ownerId = followed ? (demo.ownerId ?? OTHER_USER.id) : userId;
+    if (followed && !USERS.some((user) => user.id === ownerId))
+      state.owners[ownerId] = demo.ownerName ?? ownerId;
+    state.playlists[id] = {
+      id,
+      name: demo.name,
+      description: demo.description,
+      ownerId,
+      public: followed,
+      collaborative: false,
+      version: 1,
+      entries: demo.entries.map((entry) => toStoredEntry(entry, ownerId, playableTrack)),
+    };
+    library.push(id);
+    if (followed) state.libraries[ownerId] = [...(state.libraries[ownerId] ?? []), id];
+  }
+  state.libraries[userId] = library;
 }
 
 function toStoredEntry(

@@ -12,15 +12,13 @@ export interface WireContext {
   market?: string;
 }
 
-const OPEN = 'https://open.spotify.com';
-
 export const artistId = (name: string) => base62Id(`spotify-artist:${name}`);
 export const albumId = (releaseKey: string) => base62Id(`spotify-album:${releaseKey}`);
 
 function artistObject(context: WireContext, name: string) {
   const id = artistId(name);
   return {
-    external_urls: { spotify: `${OPEN}/artist/${id}` },
+    external_urls: { spotify: `${context.apiRoot}/open/artist/${id}` },
     href: `${context.apiRoot}/v1/artists/${id}`,
     id,
     name,
@@ -33,7 +31,7 @@ function releasePrecision(date: string): 'day' | 'month' | 'year' {
   return date.length === 10 ? 'day' : date.length === 7 ? 'month' : 'year';
 }
 
-function albumObject(context: WireContext, release: CatalogRelease | undefined, track: CatalogTrack) {
+function trackAlbumObject(context: WireContext, release: CatalogRelease | undefined, track: CatalogTrack) {
   const key = release?.key ?? `single-${track.key}`;
   const id = albumId(key);
   const releaseDate = release?.releaseDate ?? '2000';
@@ -41,7 +39,7 @@ function albumObject(context: WireContext, release: CatalogRelease | undefined, 
     album_type: release?.type ?? 'single',
     total_tracks: release?.totalTracks ?? 1,
     ...(context.mode === 'extended' ? { available_markets: track.spotify?.markets ?? [] } : {}),
-    external_urls: { spotify: `${OPEN}/album/${id}` },
+    external_urls: { spotify: `${context.apiRoot}/open/album/${id}` },
     href: `${context.apiRoot}/v1/albums/${id}`,
     id,
     images: [640, 300, 64].map((size) => ({
@@ -58,19 +56,86 @@ function albumObject(context: WireContext, release: CatalogRelease | undefined, 
   };
 }
 
+/** SimplifiedAlbumObject of a whole album (search results). */
+export function simplifiedAlbumObject(context: WireContext, release: CatalogRelease, tracks: CatalogTrack[]) {
+  const id = albumId(release.key);
+  const markets = [...new Set(tracks.flatMap((track) => track.spotify?.markets ?? []))];
+  return {
+    album_type: release.type,
+    total_tracks: tracks.length,
+    ...(context.mode === 'extended' ? { available_markets: markets } : {}),
+    external_urls: { spotify: `${context.apiRoot}/open/album/${id}` },
+    href: `${context.apiRoot}/v1/albums/${id}`,
+    id,
+    images: [640, 300, 64].map((size) => ({
+      url: `${context.apiRoot}/images/${id}?size=${size}`,
+      height: size,
+      width: size,
+    })),
+    name: release.name,
+    release_date: release.releaseDate,
+    release_date_precision: releasePrecision(release.releaseDate),
+    type: 'album',
+    uri: `spotify:album:${id}`,
+    artists: release.artists.map((name) => artistObject(context, name)),
+  };
+}
+
+/** SimplifiedTrackObject: a track inside an album, without album, ISRC or popularity. */
+export function simplifiedTrackObject(context: WireContext, track: CatalogTrack) {
+  const { album: _album, external_ids: _ids, ...rest } = trackObject(context, track, undefined);
+  return rest;
+}
+
+/**
+ * AlbumObject (GET /albums/{id}, saved albums) with its UPC and the first page of its tracks. Development
+ * mode leaves out `label`, `popularity` and `available_markets` (provider-apis.md A.1).
+ */
+export function albumObject(
+  context: WireContext,
+  release: CatalogRelease,
+  tracks: CatalogTrack[],
+  tracksPage: { limit: number },
+) {
+  const base = simplifiedAlbumObject(context, release, tracks);
+  const tracksHref = (offset: number) =>
+    `${context.apiRoot}/v1/albums/${base.id}/tracks?offset=${offset}&limit=${tracksPage.limit}`;
+  return {
+    ...base,
+    tracks: {
+      href: tracksHref(0),
+      items: tracks.slice(0, tracksPage.limit).map((track) => simplifiedTrackObject(context, track)),
+      limit: tracksPage.limit,
+      next: tracks.length > tracksPage.limit ? tracksHref(tracksPage.limit) : null,
+      offset: 0,
+      previous: null,
+      total: tracks.length,
+    },
+    copyrights: [
+      { text: `© ${release.releaseDate.slice(0, 4)} ${release.artists[0] ?? ''}`, type: 'C' },
+      { text: `℗ ${release.releaseDate.slice(0, 4)} ${release.artists[0] ?? ''}`, type: 'P' },
+    ],
+    external_ids: { upc: release.upc },
+    genres: [],
+    ...(context.mode === 'extended'
+      ? { label: `${release.artists[0] ?? 'Sandbox'} Records`, popularity: 40 }
+      : {}),
+  };
+}
+
 export function trackObject(context: WireContext, track: CatalogTrack, release: CatalogRelease | undefined) {
   const id = track.spotify?.id ?? '';
   const markets = track.spotify?.markets ?? [];
   const playable = context.market === undefined ? undefined : markets.includes(context.market);
   return {
-    album: albumObject(context, release, track),
+    album: trackAlbumObject(context, release, track),
     artists: track.artists.map((name) => artistObject(context, name)),
     ...(context.mode === 'extended' ? { available_markets: markets } : {}),
     disc_number: track.discNumber,
     duration_ms: track.durationMs,
     explicit: track.explicit,
     external_ids: { isrc: track.isrc },
-    external_urls: { spotify: `${OPEN}/track/${id}` },
+    external_urls: { spotify: `${context.apiRoot}/open/track/${id}` },
     href: `${context.apiRoot}/v1/tracks/${id}`,
     id,
     ...(playable === undefined ? {} : { is_playable: playable }),
@@ -134,7 +199,7 @@ export function episodeObject(context: WireContext, entry: Extract<StoredEntry, 
     html_description: `<p>${entry.title}, an episode of ${entry.show}.</p>`,
     duration_ms: entry.durationMs,
     explicit: false,
-    external_urls: { spotify: `${OPEN}/episode/${id}` },
+    external_urls: { spotify: `${context.apiRoot}/open/episode/${id}` },
     href: `${context.apiRoot}/v1/episodes/${id}`,
     id,
     images: [],
@@ -151,7 +216,7 @@ export function episodeObject(context: WireContext, entry: Extract<StoredEntry, 
       copyrights: [],
       description: entry.show,
       explicit: false,
-      external_urls: { spotify: `${OPEN}/show/${showId}` },
+      external_urls: { spotify: `${context.apiRoot}/open/show/${showId}` },
       href: `${context.apiRoot}/v1/shows/${showId}`,
       html_description: `<p>${entry.show}</p>`,
       id: showId,
@@ -171,7 +236,7 @@ export function episodeObject(context: WireContext, entry: Extract<StoredEntry, 
 export function userObject(context: WireContext, user: DemoUser) {
   return {
     display_name: user.displayName,
-    external_urls: { spotify: `${OPEN}/user/${user.id}` },
+    external_urls: { spotify: `${context.apiRoot}/open/user/${user.id}` },
     href: `${context.apiRoot}/v1/users/${user.id}`,
     id: user.id,
     type: 'user',
@@ -200,7 +265,7 @@ export function simplifiedPlaylistObject(context: WireContext, playlist: StoredP
   return {
     collaborative: playlist.collaborative,
     description: playlist.description,
-    external_urls: { spotify: `${OPEN}/playlist/${playlist.id}` },
+    external_urls: { spotify: `${context.apiRoot}/open/playlist/${playlist.id}` },
     href,
     id: playlist.id,
     // An uploaded cover is served by the emulator itself; Spotify leaves height and width null for those.

@@ -1,7 +1,28 @@
+import { accountLibraries, sandboxAccount } from '../accounts';
+import { hash128 } from '../catalog/random';
 import type { Catalog, CatalogRelease, CatalogTrack } from '../catalog/types';
 import { StateFile } from '../state-file';
-import { parseSearchQuery, TrackSearchIndex } from './search-index';
-import { initialState, type SpotifyState } from './state';
+import { parseSearchQuery, TrackSearchIndex, tokenize } from './search-index';
+import {
+  addDemoLibrary,
+  DEMO_USER,
+  type DemoUser,
+  initialState,
+  type SavedLibrary,
+  type SpotifyState,
+  USERS,
+} from './state';
+import { albumId } from './wire-objects';
+
+/** A release as a Spotify album: the tracks Spotify carries, in disc and track order. */
+export interface SpotifyAlbum {
+  id: string;
+  release: CatalogRelease;
+  tracks: CatalogTrack[];
+  /** Search tokens of the name and of the artists. */
+  nameTokens: string[];
+  artistTokens: string[];
+}
 
 /** Everything both emulator apps share: the catalog's Spotify view, its search index and the durable state. */
 export class SpotifyWorld {
@@ -10,6 +31,8 @@ export class SpotifyWorld {
   private readonly tracks: CatalogTrack[];
   private readonly byId = new Map<string, CatalogTrack>();
   private readonly index: TrackSearchIndex;
+  private readonly playable: (key: string) => CatalogTrack | undefined;
+  private readonly albums = new Map<string, SpotifyAlbum>();
 
   constructor(
     private readonly catalog: Catalog,
@@ -33,7 +56,128 @@ export class SpotifyWorld {
         };
       }),
     );
-    this.state = new StateFile(stateFile, () => initialState(catalog, (key) => byKey.get(key)));
+    this.playable = (key) => byKey.get(key);
+    for (const track of this.tracks) {
+      const release = catalog.releases.get(track.releaseKey);
+      if (!release) continue;
+      const id = albumId(release.key);
+      let album = this.albums.get(id);
+      if (!album) {
+        album = {
+          id,
+          release,
+          tracks: [],
+          nameTokens: tokenize(release.name),
+          artistTokens: tokenize(release.artists.join(' ')),
+        };
+        this.albums.set(id, album);
+      }
+      album.tracks.push(track);
+    }
+    for (const album of this.albums.values()) {
+      album.tracks.sort((a, b) => a.discNumber - b.discNumber || a.trackNumber - b.trackNumber);
+    }
+    this.state = new StateFile(stateFile, () => initialState(catalog, this.playable));
+  }
+
+  /** A demo user, a per-person sandbox account or the owner of a followed playlist. */
+  user(id: string): DemoUser {
+    const fixed = USERS.find((user) => user.id === id);
+    if (fixed) return fixed;
+    const stored = this.state.value.accounts?.[id];
+    if (stored !== undefined) {
+      const account = sandboxAccount(stored.key);
+      return { id, displayName: account.displayName, registered: true, country: stored.country };
+    }
+    return { id, displayName: this.state.value.owners[id] ?? id, registered: true };
+  }
+
+  /**
+   * The person's own sandbox account, created with its demo library the first time they sign in; `country`
+   * (chosen on the consent page) moves the account, else it keeps the one it has or derives from the key.
+   */
+  ensureAccount(key: string, country?: string): DemoUser {
+    const account = sandboxAccount(key);
+    const stored = this.state.value.accounts?.[account.spotifyUserId];
+    const wanted = country ?? stored?.country ?? account.country;
+    if (stored === undefined || stored.country !== wanted) {
+      const demos = stored ? [] : accountLibraries(this.catalog, key).spotify;
+      this.state.update((s) => {
+        s.accounts = { ...s.accounts, [account.spotifyUserId]: { key, country: wanted } };
+        addDemoLibrary(s, account.spotifyUserId, demos, this.playable, `${key}:`);
+      });
+    }
+    return this.user(account.spotifyUserId);
+  }
+
+  album(id: string): SpotifyAlbum | undefined {
+    return this.albums.get(id);
+  }
+
+  /**
+   * A user's Liked Songs and saved albums, newest first: what the API changed, else the demo library's
+   * (the shared demo listener's from the catalog, a sandbox account's from its key).
+   */
+  saved(userId: string): SavedLibrary {
+    return this.state.value.saved?.[userId] ?? this.demoSaved(userId);
+  }
+
+  updateSaved(userId: string, change: (saved: SavedLibrary) => void): void {
+    const current = this.saved(userId);
+    this.state.update((s) => {
+      const saved = s.saved?.[userId] ?? structuredClone(current);
+      s.saved = { ...s.saved, [userId]: saved };
+      change(saved);
+    });
+  }
+
+  private demoSaved(userId: string): SavedLibrary {
+    const key = this.state.value.accounts?.[userId]?.key;
+    const demo =
+      key !== undefined
+        ? accountLibraries(this.catalog, key).saved?.spotify
+        : userId === DEMO_USER.id
+          ? this.catalog.demoLibraries.saved?.spotify
+          : undefined;
+    if (!demo) return { tracks: [], albums: [] };
+    return {
+      tracks: demo.liked.flatMap((entry) => {
+        const id = this.playable(entry.trackKey)?.spotify?.id;
+        return id ? [{ id, addedAt: entry.addedAt }] : [];
+      }),
+      albums: demo.albums.flatMap((entry) => {
+        const id = albumId(entry.releaseKey);
+        return this.albums.has(id) ? [{ id, addedAt: entry.addedAt }] : [];
+      }),
+    };
+  }
+
+  /**
+   * Album search: `upc:` finds the album with that UPC; otherwise every `album:`, `artist:` and free-text
+   * word must appear (free words in the name or the artists). With a market, albums playable there.
+   */
+  searchAlbums(q: string, market: string | undefined): SpotifyAlbum[] {
+    const parsed = parseSearchQuery(q);
+    if (parsed.unmatchable) return [];
+    const available = (album: SpotifyAlbum) =>
+      market === undefined || album.tracks.some((track) => track.spotify?.markets.includes(market));
+    if (parsed.upc !== undefined) {
+      return [...this.albums.values()].filter(
+        (album) => album.release.upc === parsed.upc && available(album),
+      );
+    }
+    if (parsed.album.length + parsed.artist.length + parsed.free.length === 0) return [];
+    const found = [...this.albums.values()].filter(
+      (album) =>
+        parsed.album.every((token) => album.nameTokens.includes(token)) &&
+        parsed.artist.every((token) => album.artistTokens.includes(token)) &&
+        parsed.free.every(
+          (token) => album.nameTokens.includes(token) || album.artistTokens.includes(token),
+        ) &&
+        available(album),
+    );
+    // Closest names first: fewest extra words.
+    return found.sort((a, b) => a.nameTokens.length - b.nameTokens.length);
   }
 
   track(id: string): CatalogTrack | undefined {
@@ -44,11 +188,18 @@ export class SpotifyWorld {
     return this.catalog.releases.get(track.releaseKey);
   }
 
-  /** Ranked matches; with a market, only tracks playable there (Spotify hides the rest from search). */
+  /**
+   * Ranked matches; with a market, the tracks playable there, plus (as Spotify does now and then) a few it
+   * cannot play there, which answer with `is_playable: false` and `restrictions`.
+   */
   search(q: string, market: string | undefined): CatalogTrack[] {
-    const ranked = this.index.search(parseSearchQuery(q), (i) => {
+    const parsed = parseSearchQuery(q);
+    if (parsed.unmatchable) return [];
+    const ranked = this.index.search(parsed, (i) => {
       if (market === undefined) return true;
-      return this.tracks[i]?.spotify?.markets.includes(market) ?? false;
+      const spotify = this.tracks[i]?.spotify;
+      if (!spotify) return false;
+      return spotify.markets.includes(market) || hash128(`listed:${spotify.id}:${market}`)[0] % 5 === 0;
     });
     return ranked.flatMap((i) => this.tracks[i] ?? []);
   }

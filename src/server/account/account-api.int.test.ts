@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { eq, getTableName, inArray, is, sql } from 'drizzle-orm';
+import { and, eq, getTableName, inArray, is, sql } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountProfile } from '../../shared/api/account';
@@ -8,24 +8,29 @@ import * as schema from '../db/schema';
 import {
   analyticsEvents,
   backupSnapshots,
+  batches,
   importedPlaylists,
   jobs,
-  loginFailures,
   matchRows,
+  matchRules,
   matchSets,
   mergedPlaylists,
   mergeInvitations,
   oauthRequests,
   outboxMessages,
   providerConnections,
+  rateLimitCounters,
   savedExports,
   sessions,
   shareLinkSignups,
   shareLinks,
   shareLinkViews,
+  syncRuns,
+  syncs,
   transfers,
   users,
 } from '../db/schema';
+import { hashKey } from '../security/rate-limit';
 import { connectService } from '../testing/connect-service';
 import { startTestServer, type TestClient, type TestServer } from '../testing/test-server';
 
@@ -163,7 +168,7 @@ describe('POST /api/billing/checkout', () => {
 });
 
 /** Rows holding something of one person, per table of schema.ts. */
-async function rowsOwnedBy(userId: string, username: string, ids: { matchSets: string[]; links: string[] }) {
+async function rowsOwnedBy(userId: string, ids: { matchSets: string[]; links: string[] }) {
   const db = server.deps.db;
   const countWhere = async (table: PgTable, condition: ReturnType<typeof eq>) => {
     const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(table).where(condition);
@@ -173,7 +178,6 @@ async function rowsOwnedBy(userId: string, username: string, ids: { matchSets: s
   return {
     users: await countWhere(users, eq(users.id, userId)),
     sessions: await countWhere(sessions, eq(sessions.userId, userId)),
-    login_failures: await countWhere(loginFailures, eq(loginFailures.usernameKey, username.toLowerCase())),
     analytics_events: await countWhere(analyticsEvents, eq(analyticsEvents.userId, userId)),
     provider_connections: await countWhere(providerConnections, eq(providerConnections.userId, userId)),
     oauth_requests: await countWhere(oauthRequests, eq(oauthRequests.userId, userId)),
@@ -184,6 +188,10 @@ async function rowsOwnedBy(userId: string, username: string, ids: { matchSets: s
       ids.matchSets.length ? inArray(matchRows.matchSetId, ids.matchSets) : none,
     ),
     transfers: await countWhere(transfers, eq(transfers.userId, userId)),
+    match_rules: await countWhere(matchRules, eq(matchRules.userId, userId)),
+    batches: await countWhere(batches, eq(batches.userId, userId)),
+    syncs: await countWhere(syncs, eq(syncs.userId, userId)),
+    sync_runs: await countWhere(syncRuns, eq(syncRuns.userId, userId)),
     imported_playlists: await countWhere(importedPlaylists, eq(importedPlaylists.userId, userId)),
     saved_exports: await countWhere(savedExports, eq(savedExports.userId, userId)),
     backup_snapshots: await countWhere(backupSnapshots, eq(backupSnapshots.userId, userId)),
@@ -203,7 +211,22 @@ async function rowsOwnedBy(userId: string, username: string, ids: { matchSets: s
 }
 
 /** Tables that hold nobody's personal data: the shared catalog lookup cache. */
-const SHARED_TABLES = ['match_cache'];
+// Rate-limit counters are keyed by hashes of addresses, accounts and links, and expire with their window.
+const SHARED_TABLES = ['match_cache', 'rate_limit_counters'];
+
+/** The username's failed sign-ins as the limiter stores them (hashed key, login-throttle.ts). */
+async function failedSignInCount(username: string) {
+  const rows = await server.deps.db
+    .select({ count: rateLimitCounters.count })
+    .from(rateLimitCounters)
+    .where(
+      and(
+        eq(rateLimitCounters.bucket, 'login-username'),
+        eq(rateLimitCounters.keyHash, hashKey(username.toLowerCase())),
+      ),
+    );
+  return rows.reduce((sum, row) => sum + row.count, 0);
+}
 
 /** Gives a person at least one row in every table that can hold their data. */
 async function fillEverything(client: TestClient, userId: string, username: string) {
@@ -224,7 +247,9 @@ async function fillEverything(client: TestClient, userId: string, username: stri
     properties: { feature: 'test' },
     occurredAt: new Date(),
   });
-  await db.insert(loginFailures).values({ usernameKey: username.toLowerCase(), clientAddress: '127.0.0.1' });
+  // A failed sign-in: counted for the username (the owner's alert) until the account is deleted.
+  const failed = await server.newClient().post('/api/auth/login', { username, password: 'not-the-password' });
+  expect(failed.status).toBe(401);
   await db.insert(jobs).values({ kind: 'backup', userId, payload: { userId, trigger: 'manual' } });
   const [set] = await db
     .insert(matchSets)
@@ -256,6 +281,42 @@ async function fillEverything(client: TestClient, userId: string, username: stri
     decidedBy: 'person',
   });
   await addTransfer(userId, new Date());
+  await db.insert(batches).values({
+    userId,
+    sourceService: 'spotify',
+    destinationService: 'apple',
+    items: [{ sourcePlaylistId: 'p1', matchSetId: set.id, transferId: null }],
+  });
+  const song = {
+    id: 's1',
+    uri: 'spotify:track:s1',
+    name: 'Song',
+    artists: ['Artist'],
+    album: 'A',
+    durationMs: 1,
+  };
+  await db.insert(matchRules).values({
+    userId,
+    sourceService: 'spotify',
+    destinationService: 'apple',
+    sourceKey: 'text:song|artist',
+    source: song,
+    action: 'skip',
+  });
+  const [sync] = await db
+    .insert(syncs)
+    .values({
+      userId,
+      sourceService: 'spotify',
+      sourcePlaylistId: 'p1',
+      destinationService: 'apple',
+      schedule: 'daily',
+    })
+    .returning({ id: syncs.id });
+  if (!sync) throw new Error('no sync');
+  await db
+    .insert(syncRuns)
+    .values({ syncId: sync.id, userId, dryRun: true, trigger: 'first', status: 'succeeded' });
   await db.insert(importedPlaylists).values({ userId, name: 'From a file', tracks: [] });
   await db.insert(savedExports).values({
     userId,
@@ -304,8 +365,8 @@ async function fillEverything(client: TestClient, userId: string, username: stri
 
 describe('DELETE /api/account', () => {
   it('covers every table of the schema', async () => {
-    const { userId, account } = await registered();
-    const counted = Object.keys(await rowsOwnedBy(userId, account.username, { matchSets: [], links: [] }));
+    const { userId } = await registered();
+    const counted = Object.keys(await rowsOwnedBy(userId, { matchSets: [], links: [] }));
     const tables = (Object.values(schema) as unknown[]).flatMap((value) =>
       is(value, PgTable) ? [getTableName(value)] : [],
     );
@@ -319,16 +380,19 @@ describe('DELETE /api/account', () => {
     const other = await registered();
     const otherIds = await fillEverything(other.client, other.userId, other.account.username);
 
-    const before = await rowsOwnedBy(userId, account.username, ids);
+    const before = await rowsOwnedBy(userId, ids);
     for (const [table, rows] of Object.entries(before)) expect(rows, table).toBeGreaterThan(0);
-    const otherBefore = await rowsOwnedBy(other.userId, other.account.username, otherIds);
+    expect(await failedSignInCount(account.username)).toBeGreaterThan(0);
+    const otherBefore = await rowsOwnedBy(other.userId, otherIds);
 
     const response = await client.send('DELETE', '/api/account', { confirmUsername: account.username });
     expect(response.status).toBe(204);
 
-    const after = await rowsOwnedBy(userId, account.username, ids);
+    const after = await rowsOwnedBy(userId, ids);
     for (const [table, rows] of Object.entries(after)) expect(rows, table).toBe(0);
-    expect(await rowsOwnedBy(other.userId, other.account.username, otherIds)).toEqual(otherBefore);
+    expect(await failedSignInCount(account.username)).toBe(0);
+    expect(await failedSignInCount(other.account.username)).toBeGreaterThan(0);
+    expect(await rowsOwnedBy(other.userId, otherIds)).toEqual(otherBefore);
 
     // Signed out, and the credentials no longer work.
     const status = await client.get('/api/auth/status');
@@ -363,6 +427,7 @@ describe('GET /api/account/export', () => {
       connections: { service: string }[];
       transfers: { name: string }[];
       matchSets: { rows: number; yourChoices: number }[];
+      matchRules: { action: string; source: { name: string } }[];
       imports: { name: string }[];
       exports: { fileName: string }[];
       backups: { service: string }[];
@@ -374,6 +439,9 @@ describe('GET /api/account/export', () => {
     expect(data.connections.map((connection) => connection.service).sort()).toEqual(['apple', 'spotify']);
     expect(data.transfers.map((transfer) => transfer.name)).toEqual(['Road Trip']);
     expect(data.matchSets).toEqual([expect.objectContaining({ rows: 1, yourChoices: 1 })]);
+    expect(data.matchRules).toEqual([
+      expect.objectContaining({ action: 'skip', source: expect.objectContaining({ name: 'Song' }) }),
+    ]);
     expect(data.imports.map((row) => row.name)).toEqual(['From a file']);
     expect(data.exports.map((row) => row.fileName)).toEqual(['a.csv']);
     expect(data.backups.map((row) => row.service)).toEqual(['spotify']);

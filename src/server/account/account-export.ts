@@ -3,8 +3,10 @@ import type { Database } from '../db/client';
 import {
   analyticsEvents,
   backupSnapshots,
+  batches,
   importedPlaylists,
   matchRows,
+  matchRules,
   matchSets,
   mergedPlaylists,
   mergeInvitations,
@@ -14,10 +16,12 @@ import {
   shareLinkSignups,
   shareLinks,
   shareLinkViews,
+  syncRuns,
+  syncs,
   transfers,
   users,
 } from '../db/schema';
-import { notFound } from '../http/errors';
+import { notFound } from '../domain-errors';
 import { listJobsOfUser } from '../jobs/job-queue';
 
 /**
@@ -42,6 +46,9 @@ export async function buildAccountExport(db: Database, userId: string, now = new
     events,
     jobRows,
     outbox,
+    rules,
+    syncRows,
+    syncRunRows,
   ] = await Promise.all([
     db
       .select({
@@ -119,8 +126,16 @@ export async function buildAccountExport(db: Database, userId: string, now = new
       })
       .from(outboxMessages)
       .where(eq(outboxMessages.senderId, userId)),
+    db.select().from(matchRules).where(eq(matchRules.userId, userId)).orderBy(asc(matchRules.createdAt)),
+    db.select().from(syncs).where(eq(syncs.userId, userId)).orderBy(asc(syncs.createdAt)),
+    db.select().from(syncRuns).where(eq(syncRuns.userId, userId)).orderBy(asc(syncRuns.createdAt)),
   ]);
 
+  const batchRows = await db
+    .select()
+    .from(batches)
+    .where(eq(batches.userId, userId))
+    .orderBy(asc(batches.createdAt));
   const setIds = sets.map((set) => set.id);
   const linkIds = links.map((link) => link.id);
   const [rowCounts, viewCounts, signupCounts] = await Promise.all([
@@ -184,6 +199,8 @@ export async function buildAccountExport(db: Database, userId: string, now = new
       unmatchedTracks: row.unmatchedTracks,
       addedTracks: row.addedTracks,
       overallConfidence: row.overallConfidence,
+      verifiedTracks: row.verifiedTracks,
+      verificationMissing: row.verificationMissing,
       includeUnmatched: row.includeUnmatched,
       error: row.error,
       createdAt: row.createdAt,
@@ -201,6 +218,30 @@ export async function buildAccountExport(db: Database, userId: string, now = new
       yourChoices: decisionCounts
         .filter((row) => row.id === set.id && row.decidedBy === 'person')
         .reduce((sum, row) => sum + Number(row.n), 0),
+    })),
+    batches: batchRows.map((batch) => ({
+      id: batch.id,
+      sourceService: batch.sourceService,
+      destinationService: batch.destinationService,
+      status: batch.status,
+      playlists: batch.items,
+      createdAt: batch.createdAt,
+    })),
+    matchRules: rules.map((rule) => ({
+      id: rule.id,
+      sourceService: rule.sourceService,
+      destinationService: rule.destinationService,
+      sourceKey: rule.sourceKey,
+      source: rule.source,
+      action: rule.action,
+      destination: rule.destination,
+      createdAt: rule.createdAt,
+      updatedAt: rule.updatedAt,
+    })),
+    // Syncs (issue 14) with every run's history: what each added, removed and listed.
+    syncs: syncRows.map((sync) => ({
+      ...sync,
+      runs: syncRunRows.filter((run) => run.syncId === sync.id),
     })),
     imports: imports.map((row) => ({
       id: row.id,

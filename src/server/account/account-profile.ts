@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { AccountProfile } from '../../shared/api/account';
 import type { Database } from '../db/client';
 import { providerConnections, users } from '../db/schema';
-import { notFound } from '../http/errors';
+import { notFound } from '../domain-errors';
 
 /** The person's profile and connected services, as /account shows them (no tokens). */
 export async function loadAccountProfile(db: Database, userId: string): Promise<AccountProfile> {

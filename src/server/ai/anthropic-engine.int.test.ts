@@ -120,6 +120,17 @@ describe('Anthropic engine, good answers', () => {
     expect(logger.warnings).toEqual([]);
   });
 
+  it('cleans NUL and lone surrogates out of the answer before it is used or stored', async () => {
+    fake.script.answerText(
+      '{"insightSummary": "You and Sam both love Radiohead\\u0000 and art rock.", "playlistName": "Art \\ud800Rock"}',
+    );
+    expect(await engine().mergeInsight(mergeInput)).toEqual({
+      insightSummary: 'You and Sam both love Radiohead and art rock.',
+      playlistName: 'Art \ufffdRock',
+    });
+    expect(logger.warnings).toEqual([]);
+  });
+
   it('uses the model text for onboarding but the spec rule for the route', async () => {
     fake.script.answerJson({
       content: 'Vault+ keeps dated snapshots of your library.',

@@ -1,3 +1,5 @@
+import { cleanJsonText } from '../../shared/text';
+
 /** Why a model answer was not used; logged with the warning, never shown to the person. */
 export type ModelFailureReason =
   | 'http_error'
@@ -24,7 +26,7 @@ const FENCED = /```[a-zA-Z]*\s*\n?([\s\S]*?)```/;
 
 /**
  * Models asked for "JSON only" still wrap it in a code fence or a sentence now and then; take the fenced
- * part, else the outermost braces, and parse that.
+ * part, else the outermost braces, and parse that; strings come back cleaned (shared/text.ts).
  */
 export function parseModelJson(text: string): unknown {
   const fenced = FENCED.exec(text)?.[1];
@@ -37,7 +39,8 @@ export function parseModelJson(text: string): unknown {
     candidate = candidate.slice(start, end + 1);
   }
   try {
-    return JSON.parse(candidate);
+    // The text rule for answers we store (issue 10): a NUL or lone surrogate in a name is cleaned here.
+    return cleanJsonText(JSON.parse(candidate));
   } catch (error) {
     throw new ModelAnswerError(
       'malformed_json',

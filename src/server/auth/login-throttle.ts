@@ -1,19 +1,34 @@
-import { and, eq, gt, lt } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { loginFailures } from '../db/schema';
+import { countUnits, forgetKey, rateLimitWait } from '../security/rate-limit';
 
 /**
- * Slows down password guessing: after `maxFailures` failed sign-ins for one username (or five times as
- * many from one address),
- * within the window, further attempts are refused until the oldest failure leaves the window. Stored in
- * the database so every app process shares the count.
+ * Slows down password guessing without letting anyone lock the owner out (issue 10). Failed sign-ins are
+ * counted per username *and* address pair (`maxFailures`) and per address over all usernames
+ * (`addressMaxFailures`, a global cap so one address cannot try many accounts). Failures from one address
+ * never block the same username from another address. The counts are the one rate limiter's rolling
+ * windows (security/rate-limit.ts): in the database, so every app process shares them, and stored under
+ * hashed keys, never as usernames or addresses. Many failures on one account, from anywhere, e-mail its
+ * owner instead (see accounts.ts).
  */
-const ADDRESS_FACTOR = 5;
-
 export interface ThrottleSettings {
   maxFailures: number;
+  addressMaxFailures: number;
   windowMs: number;
 }
+
+const MESSAGE = 'Too many failed sign-in attempts.';
+const rules = (settings: ThrottleSettings) => ({
+  pair: { bucket: 'login-pair', limit: settings.maxFailures, windowMs: settings.windowMs, message: MESSAGE },
+  address: {
+    bucket: 'login-address',
+    limit: settings.addressMaxFailures,
+    windowMs: settings.windowMs,
+    message: MESSAGE,
+  },
+  // Counted only (the owner's alert), never a reason to refuse.
+  username: { bucket: 'login-username', limit: 0, windowMs: settings.windowMs, message: '' },
+});
+const pairKey = (usernameKey: string, clientAddress: string) => `${usernameKey}\n${clientAddress}`;
 
 export async function retryAfterSeconds(
   db: Database,
@@ -21,41 +36,32 @@ export async function retryAfterSeconds(
   clientAddress: string,
   settings: ThrottleSettings,
 ): Promise<number | null> {
-  const since = new Date(Date.now() - settings.windowMs);
-  // One address may fail more often than one username: several people can share an address (NAT).
-  const checks = [
-    { condition: eq(loginFailures.usernameKey, usernameKey), limit: settings.maxFailures },
-    {
-      condition: eq(loginFailures.clientAddress, clientAddress),
-      limit: settings.maxFailures * ADDRESS_FACTOR,
-    },
-  ];
-  for (const { condition, limit } of checks) {
-    const rows = await db
-      .select({ at: loginFailures.at })
-      .from(loginFailures)
-      .where(and(condition, gt(loginFailures.at, since)))
-      .orderBy(loginFailures.at);
-    if (rows.length >= limit) {
-      // The attempt that must leave the window before another is allowed.
-      const blocking = rows[rows.length - limit];
-      if (blocking)
-        return Math.max(1, Math.ceil((blocking.at.getTime() + settings.windowMs - Date.now()) / 1000));
-    }
-  }
-  return null;
+  const { pair, address } = rules(settings);
+  return (
+    (await rateLimitWait(db, pair, pairKey(usernameKey, clientAddress))) ??
+    (await rateLimitWait(db, address, clientAddress))
+  );
 }
 
+/** Records a failure; returns how many failures the username has in the window, from any address. */
 export async function recordFailure(
   db: Database,
   usernameKey: string,
   clientAddress: string,
-  windowMs: number,
-) {
-  await db.insert(loginFailures).values({ usernameKey, clientAddress });
-  await db.delete(loginFailures).where(lt(loginFailures.at, new Date(Date.now() - windowMs * 2)));
+  settings: ThrottleSettings,
+): Promise<number> {
+  const { pair, address, username } = rules(settings);
+  await countUnits(db, pair, pairKey(usernameKey, clientAddress));
+  await countUnits(db, address, clientAddress);
+  return countUnits(db, username, usernameKey);
 }
 
-export async function clearFailures(db: Database, usernameKey: string) {
-  await db.delete(loginFailures).where(eq(loginFailures.usernameKey, usernameKey));
+/** A successful sign-in forgets that pair's failures (other addresses' stay counted). */
+export async function clearFailures(db: Database, usernameKey: string, clientAddress: string) {
+  await forgetKey(db, 'login-pair', pairKey(usernameKey, clientAddress));
+}
+
+/** A deleted account's failure count goes with it (the pairs' counts, under hashed keys, run out). */
+export async function forgetUsername(db: Database, usernameKey: string) {
+  await forgetKey(db, 'login-username', usernameKey);
 }

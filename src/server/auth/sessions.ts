@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, lt } from 'drizzle-orm';
 import type { SessionUser } from '../../shared/api/auth';
 import type { Database } from '../db/client';
+import { readCacheOf } from '../db/read-cache';
 import { sessions, users } from '../db/schema';
 
 /**
@@ -20,15 +21,32 @@ export async function createSession(db: Database, userId: string, ttlDays: numbe
 }
 
 export async function findSessionUser(db: Database, token: string): Promise<SessionUser | null> {
+  const tokenHash = hashToken(token);
+  // Answers of the last moments are reused (read-cache.ts says how they stay fresh).
+  const cache = readCacheOf(db);
+  const cached = cache?.session(tokenHash);
+  if (cached) return { ...cached };
+  const readAt = cache?.generation ?? 0;
   const [row] = await db
-    .select({ id: users.id, username: users.username, email: users.email, plan: users.plan })
+    .select({
+      id: users.id,
+      username: users.username,
+      email: users.email,
+      plan: users.plan,
+      expiresAt: sessions.expiresAt,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, new Date())))
+    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, new Date())))
     .limit(1);
-  return row ?? null;
+  if (!row) return null;
+  const { expiresAt, ...user } = row;
+  cache?.storeSession(tokenHash, user, expiresAt, readAt);
+  return { ...user };
 }
 
 export async function revokeSession(db: Database, token: string) {
   await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+  // Also cleared when the statement was issued; again now that it is done, for reads that raced it.
+  readCacheOf(db)?.clear();
 }

@@ -1,6 +1,6 @@
 import { PAYMENTS_NOT_SET_UP, planCommand } from '../../shared/api/account';
 import type { SessionUser } from '../../shared/api/auth';
-import { ApiError, badRequest } from '../http/errors';
+import { badRequest, notConfigured } from '../domain-errors';
 import type { PaidPlan, PaymentProvider } from './payment-provider';
 
 /**
@@ -14,8 +14,7 @@ export async function startCheckout(
 ): Promise<{ url: string }> {
   if (user.plan === plan) throw badRequest('You are already on this plan.');
   if (!provider) {
-    throw new ApiError(
-      503,
+    throw notConfigured(
       `${PAYMENTS_NOT_SET_UP} An operator can change your plan with: ${planCommand(user.username, plan)}`,
     );
   }

@@ -93,6 +93,16 @@ export class ConnectionStore {
     return connection;
   }
 
+  /** The person's country for the service, when the service did not say (two-letter, lower case). */
+  async setRegion(userId: string, service: ServiceId, region: string) {
+    const updated = await this.db
+      .update(providerConnections)
+      .set({ region, updatedAt: new Date() })
+      .where(and(eq(providerConnections.userId, userId), eq(providerConnections.service, service)))
+      .returning({ region: providerConnections.region });
+    return updated.length > 0;
+  }
+
   async delete(userId: string, service: ServiceId) {
     await this.db
       .delete(providerConnections)

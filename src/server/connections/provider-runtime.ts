@@ -1,19 +1,23 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, lt } from 'drizzle-orm';
+import { SANDBOX_SPOTIFY_CLIENT_SECRET } from '../../sandbox/spotify/index';
+import { safeRedirectPath } from '../../shared/safe-redirect';
 import type { ServiceId } from '../../shared/services';
 import { SERVICE_LABELS } from '../../shared/services';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { oauthRequests } from '../db/schema';
-import { ApiError, badRequest, conflict } from '../http/errors';
+import { badRequest, conflict, DomainError, notConfigured } from '../domain-errors';
 import { AppleMusicProvider } from '../providers/apple/client';
 import { createDeveloperTokenSigner, type DeveloperTokenSource } from '../providers/apple/developer-token';
 import { ProviderError } from '../providers/http';
+import { RollingBudget } from '../providers/rate-budget';
 import { SpotifyProvider } from '../providers/spotify/client';
 import {
   createSpotifyAuthorization,
   exchangeSpotifyCode,
   refreshSpotifyToken,
+  requestSpotifyAppToken,
 } from '../providers/spotify/oauth';
 import type { MusicProvider, RateLimitListener } from '../providers/types';
 import type { Encryptor } from '../security/encryption';
@@ -27,6 +31,14 @@ import { type Connection, ConnectionStore, type SpotifyStoredTokens } from './co
 const OAUTH_REQUEST_TTL_MS = 10 * 60_000;
 /** Refresh a little before expiry so a token does not lapse between check and use. */
 const REFRESH_MARGIN_MS = 60_000;
+/** Spotify counts an app's calls "within a rolling 30 second window" (its documentation); the budget is learned. */
+const SPOTIFY_RATE_WINDOW_MS = 30_000;
+/**
+ * Apple publishes neither its budget (per developer token) nor its window; we take it as a rolling 30 s
+ * window like Spotify's. Were it longer, Apple would still refuse now and then, each refusal teaching a
+ * lower budget, and a refusal is handled as before.
+ */
+const APPLE_RATE_WINDOW_MS = 30_000;
 /** Spotify refresh tokens stop working this long after the person authorized (July 2026 rule). */
 export const SPOTIFY_AUTHORIZATION_LIFETIME_MS = 182 * 24 * 60 * 60_000;
 
@@ -45,18 +57,18 @@ export interface ProviderRuntimeOptions {
 }
 
 /** A connection that failed after its request was found: carries where the person started from. */
-export class ConnectionFailed extends ApiError {
+export class ConnectionFailed extends DomainError {
   constructor(
     message: string,
     readonly returnTo: string,
     override readonly cause?: unknown,
   ) {
-    super(400, message);
+    super('invalid', message);
   }
 }
 
 const failureMessage = (error: unknown, service: ServiceId) =>
-  error instanceof ApiError || error instanceof ProviderError
+  error instanceof DomainError || error instanceof ProviderError
     ? error.message
     : `Failed to connect to ${SERVICE_LABELS[service]}`;
 
@@ -72,11 +84,27 @@ export interface ClientListeners {
 export class ProviderRuntime {
   readonly connections: ConnectionStore;
   private readonly appleDeveloperToken: DeveloperTokenSource | undefined;
-  /** Loopback origin of this server, for calls into the mounted emulators (set once listening). */
+  /**
+   * Loopback origin of this server (PORT is fixed, never 0), for calls into the mounted emulators. A test
+   * may point it at a proxy that counts the calls.
+   */
   internalOrigin: string;
+  /**
+   * Spotify's quota is per app, so every Spotify client of this process paces its calls in one budget
+   * (see rate-budget.ts). The sandbox's emulator stands in for Spotify with its own window setting.
+   */
+  private readonly spotifyBudget: RollingBudget;
+  /** Apple counts per developer token, which this process shares among everyone: one budget too. */
+  private readonly appleBudget: RollingBudget;
 
   constructor(private readonly options: ProviderRuntimeOptions) {
     const { config } = options;
+    this.spotifyBudget = new RollingBudget({
+      windowMs: config.sandbox.spotify ? config.SANDBOX_RATE_WINDOW_SECONDS * 1000 : SPOTIFY_RATE_WINDOW_MS,
+    });
+    this.appleBudget = new RollingBudget({
+      windowMs: config.sandbox.apple ? config.SANDBOX_RATE_WINDOW_SECONDS * 1000 : APPLE_RATE_WINDOW_MS,
+    });
     this.connections = new ConnectionStore(options.db, options.encryptor);
     this.internalOrigin = `http://127.0.0.1:${config.PORT}`;
     const appleKey = config.sandbox.apple
@@ -113,6 +141,18 @@ export class ProviderRuntime {
       spotifyApi: config.sandbox.spotify ? sandbox('/sandbox/spotify/api/v1') : config.SPOTIFY_API_URL,
       appleApi: config.sandbox.apple ? sandbox('/sandbox/apple/v1') : config.APPLE_API_URL,
       appleAuthorizePublic: `${sandboxPublic}/sandbox/apple/authorize`,
+      /** "Open in Apple Music": the emulator's own pages in sandbox mode. */
+      appleWeb: config.sandbox.apple ? `${sandboxPublic}/sandbox/apple/web` : 'https://music.apple.com',
+    };
+  }
+
+  /** In sandbox mode, where the emulators show a track or playlist ("Open in …"). */
+  get sandboxPages(): { spotify?: string; apple?: string } {
+    const standalone = this.config.SANDBOX_URL?.replace(/\/$/, '');
+    const base = standalone ?? this.config.publicUrl;
+    return {
+      ...(this.config.sandbox.spotify ? { spotify: `${base}/sandbox/spotify/api/open` } : {}),
+      ...(this.config.sandbox.apple ? { apple: `${base}/sandbox/apple/web` } : {}),
     };
   }
 
@@ -133,7 +173,10 @@ export class ProviderRuntime {
       redirectUri: this.spotifyRedirectUri,
     });
     await this.rememberOAuthRequest(userId, 'spotify', request.state, returnTo, request.codeVerifier);
-    return request.url;
+    if (!this.config.sandbox.spotify) return request.url;
+    const url = new URL(request.url);
+    url.searchParams.set('sandbox_account', sandboxAccountKey(userId));
+    return url.toString();
   }
 
   async finishSpotifyConnect(userId: string, callback: URL): Promise<string> {
@@ -151,12 +194,15 @@ export class ProviderRuntime {
       const stored: SpotifyStoredTokens = { kind: 'spotify', ...tokens };
       const provider = this.spotifyProvider(userId, stored, new Date());
       const me = await provider.getCurrentUser();
+      // Development-mode `/me` has no country: ask Spotify in which market it answers this person, and
+      // failing that leave it unknown (the person is asked), never a silent `us`.
+      const country = me.region ?? (await provider.detectCountry().catch(() => undefined));
       await this.connections.save({
         userId,
         service: 'spotify',
         providerUserId: me.id,
         displayName: me.displayName ?? null,
-        region: me.region?.toLowerCase() ?? null,
+        region: country?.toLowerCase() ?? null,
         tokens: stored,
       });
     } catch (error) {
@@ -183,6 +229,7 @@ export class ProviderRuntime {
     url.searchParams.set('developer_token', developerToken);
     url.searchParams.set('redirect_uri', `${this.config.publicUrl}/api/auth/apple/callback`);
     url.searchParams.set('state', state);
+    url.searchParams.set('sandbox_account', sandboxAccountKey(userId));
     return { useRedirect: true, authUrl: url.toString(), token: '' };
   }
 
@@ -191,7 +238,7 @@ export class ProviderRuntime {
     const pending = await this.takeOAuthRequest(userId, 'apple', callback.searchParams.get('state') ?? '');
     try {
       if (callback.searchParams.get('error')) {
-        throw new ApiError(400, 'The Apple Music connection was cancelled, so nothing was connected.');
+        throw badRequest('The Apple Music connection was cancelled, so nothing was connected.');
       }
       await this.saveAppleConnection(userId, callback.searchParams.get('music_user_token') ?? '');
     } catch (error) {
@@ -254,6 +301,38 @@ export class ProviderRuntime {
     });
   }
 
+  private spotifyAppToken: Promise<{ accessToken: string; expiresAt: number }> | undefined;
+
+  /**
+   * Catalog-only Spotify client with an app token (client credentials), or null when this server has no
+   * client secret. Spotify answers a person's token in that person's country whatever `market` says, so
+   * availability elsewhere (the Geo-Lock Bypass) can only be asked with an app token.
+   */
+  spotifyCatalog(): MusicProvider | null {
+    const clientSecret = this.config.sandbox.spotify
+      ? SANDBOX_SPOTIFY_CLIENT_SECRET
+      : this.config.SPOTIFY_CLIENT_SECRET;
+    if (!clientSecret) return null;
+    const fetchToken = () =>
+      requestSpotifyAppToken({
+        accountsBaseUrl: this.endpoints.spotifyAccounts,
+        clientId: this.spotifyClientId,
+        clientSecret,
+      });
+    const token = async (fresh: boolean) => {
+      const cached = fresh ? undefined : await this.spotifyAppToken?.catch(() => undefined);
+      if (cached && cached.expiresAt - REFRESH_MARGIN_MS > Date.now()) return cached.accessToken;
+      this.spotifyAppToken = fetchToken();
+      return (await this.spotifyAppToken).accessToken;
+    };
+    return new SpotifyProvider({
+      apiBaseUrl: this.endpoints.spotifyApi,
+      mode: this.config.SPOTIFY_MODE,
+      tokens: { getAccessToken: () => token(false), refresh: () => token(true) },
+      http: { rateBudget: this.spotifyBudget },
+    });
+  }
+
   /** Catalog-only Apple client (developer token alone): public playlists, availability by storefront. */
   async appleCatalog(storefront?: string): Promise<MusicProvider> {
     await this.requireAppleDeveloperToken();
@@ -266,17 +345,19 @@ export class ProviderRuntime {
     listeners?: ClientListeners;
   }) {
     const developerToken = this.appleDeveloperToken;
-    if (!developerToken) throw new ApiError(503, 'Apple Music is not configured on this Crossfade server.');
+    if (!developerToken) throw notConfigured('Apple Music is not configured on this Crossfade server.');
     const { musicUserToken } = input;
     return new AppleMusicProvider({
       apiBaseUrl: this.endpoints.appleApi,
+      webUrl: this.endpoints.appleWeb,
       developerToken,
       ...(musicUserToken ? { musicUserToken: async () => musicUserToken } : {}),
       ...(input.storefront ? { storefront: input.storefront } : {}),
       ...(input.listeners?.onRateLimit ? { onRateLimit: input.listeners.onRateLimit } : {}),
-      ...(input.listeners?.maxInlineWaitMs
-        ? { http: { maxRetryAfterMs: input.listeners.maxInlineWaitMs } }
-        : {}),
+      http: {
+        rateBudget: this.appleBudget,
+        ...(input.listeners?.maxInlineWaitMs ? { maxRetryAfterMs: input.listeners.maxInlineWaitMs } : {}),
+      },
     });
   }
 
@@ -297,7 +378,10 @@ export class ProviderRuntime {
       mode: this.config.SPOTIFY_MODE,
       ...(region ? { market: region.toUpperCase() } : {}),
       ...(listeners.onRateLimit ? { onRateLimit: listeners.onRateLimit } : {}),
-      ...(listeners.maxInlineWaitMs ? { http: { maxRetryAfterMs: listeners.maxInlineWaitMs } } : {}),
+      http: {
+        rateBudget: this.spotifyBudget,
+        ...(listeners.maxInlineWaitMs ? { maxRetryAfterMs: listeners.maxInlineWaitMs } : {}),
+      },
       tokens: {
         getAccessToken: async () =>
           current.expiresAt - REFRESH_MARGIN_MS > Date.now() ? current.accessToken : refresh(),
@@ -358,7 +442,7 @@ export class ProviderRuntime {
 
   private async requireAppleDeveloperToken() {
     if (!this.appleDeveloperToken)
-      throw new ApiError(503, 'Apple Music is not configured on this Crossfade server.');
+      throw notConfigured('Apple Music is not configured on this Crossfade server.');
     return this.appleDeveloperToken.getToken();
   }
 
@@ -412,6 +496,16 @@ export class ProviderRuntime {
 const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
 
 /** Only our own paths: an attacker-supplied `returnTo` must not turn the callback into an open redirect. */
-export function safeReturnPath(path: string): string {
-  return /^\/(?![/\\])[\w\-./?=&%]*$/.test(path) ? path : '/transfer';
+export function safeReturnPath(path: string, origin?: string): string {
+  return safeRedirectPath(path, DEFAULT_RETURN_PATH, origin);
+}
+
+export const DEFAULT_RETURN_PATH = '/transfer';
+
+/**
+ * Sandbox mode: each person's own emulator account (Spotify user and Apple library), named by a digest of
+ * their Crossfade user id so the emulators never learn the id itself.
+ */
+export function sandboxAccountKey(userId: string): string {
+  return createHash('sha256').update(`crossfade-sandbox-account:${userId}`).digest('hex').slice(0, 24);
 }

@@ -14,7 +14,17 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { NormalizedTrack, PlaylistEntry } from '../providers/types';
-import type { JobProgress, StoredCandidate } from './stored-json';
+import type {
+  BatchItemRecord,
+  CachedLookup,
+  JobProgress,
+  LibrarySaveRecord,
+  StoredAlbumMatch,
+  StoredCandidate,
+  SyncedRecording,
+  SyncTrackRecord,
+  VerificationMissing,
+} from './stored-json';
 
 /**
  * The database schema. Migrations in ./migrations are generated from this file (`npm run db:generate`),
@@ -60,18 +70,23 @@ export const sessions = pgTable(
   (table) => [index('sessions_user_idx').on(table.userId)],
 );
 
-/** Failed sign-ins, counted per username and per client address for throttling. */
-export const loginFailures = pgTable(
-  'login_failures',
+/**
+ * Rate-limit counters (security/rate-limit.ts), failed sign-ins included: one row per limit, hashed key
+ * and slot (a tenth of the limit's rolling window), plus one anchor row per key whose lock serialises its
+ * takes, so every process shares them. Rows whose window has passed are deleted.
+ */
+export const rateLimitCounters = pgTable(
+  'rate_limit_counters',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    usernameKey: text('username_key').notNull(),
-    clientAddress: text('client_address').notNull(),
-    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    bucket: text('bucket').notNull(),
+    keyHash: text('key_hash').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    count: integer('count').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (table) => [
-    index('login_failures_username_idx').on(table.usernameKey, table.at),
-    index('login_failures_address_idx').on(table.clientAddress, table.at),
+    primaryKey({ columns: [table.bucket, table.keyHash, table.windowStart] }),
+    index('rate_limit_counters_expires_idx').on(table.expiresAt),
   ],
 );
 
@@ -184,6 +199,8 @@ export const matchSets = pgTable(
      * 10,000-track playlist from the service again.
      */
     sourceEntries: jsonb('source_entries').$type<PlaylistEntry[]>(),
+    /** A saved album's album-level match (issue 14); null for playlists and Liked Songs. */
+    albumMatch: jsonb('album_match').$type<StoredAlbumMatch>(),
     createdAt: createdAt(),
   },
   (table) => [index('match_sets_user_idx').on(table.userId, table.sourcePlaylistId)],
@@ -212,6 +229,40 @@ export const matchRows = pgTable(
   (table) => [primaryKey({ columns: [table.matchSetId, table.position] })],
 );
 
+/**
+ * A person's remembered fix (issue 14): for this source recording (ISRC when known, else normalised title
+ * + artists) going from one service to another, add this destination track, or add nothing ("skip").
+ * Every later match applies it. One rule per person, pair of services and source key.
+ */
+export const matchRules = pgTable(
+  'match_rules',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sourceService: text('source_service', { enum: ['spotify', 'apple'] }).notNull(),
+    destinationService: text('destination_service', { enum: ['spotify', 'apple'] }).notNull(),
+    /** `isrc:<ISRC>` or `text:<normalised title>|<normalised artists>`. */
+    sourceKey: text('source_key').notNull(),
+    /** The source track as it was when the rule was made, to show on the rules page. */
+    source: jsonb('source').$type<NormalizedTrack>().notNull(),
+    action: text('action', { enum: ['choose', 'skip'] }).notNull(),
+    /** The chosen destination track; null for "skip". */
+    destination: jsonb('destination').$type<NormalizedTrack>(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('match_rules_key_idx').on(
+      table.userId,
+      table.sourceService,
+      table.destinationService,
+      table.sourceKey,
+    ),
+  ],
+);
+
 /** A transfer the person ran: the history in /account and the CSV come from here. */
 export const transfers = pgTable(
   'transfers',
@@ -226,22 +277,57 @@ export const transfers = pgTable(
     sourcePlaylistId: text('source_playlist_id').notNull(),
     name: text('name').notNull(),
     includeUnmatched: boolean('include_unmatched').notNull().default(false),
+    /** Liked Songs only (issue 14): also put the saved tracks in a new playlist. */
+    alsoAddToPlaylist: boolean('also_add_to_playlist').notNull().default(false),
     status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed'] })
       .notNull()
       .default('queued'),
     destinationPlaylistId: text('destination_playlist_id'),
     destinationUrl: text('destination_url'),
+    /** Where a library collection's transfer saved things (issue 14); null for playlists. */
+    librarySave: jsonb('library_save').$type<LibrarySaveRecord>(),
     totalTracks: integer('total_tracks').notNull().default(0),
     matchedTracks: integer('matched_tracks').notNull().default(0),
     unmatchedTracks: integer('unmatched_tracks').notNull().default(0),
     addedTracks: integer('added_tracks').notNull().default(0),
     overallConfidence: integer('overall_confidence').notNull().default(0),
+    /** Tracks found in the destination when it was read back after the adds; null = not verified. */
+    verifiedTracks: integer('verified_tracks'),
+    /** What the read-back still did not find after one more add, with why. */
+    verificationMissing: jsonb('verification_missing').$type<VerificationMissing[]>(),
     error: text('error'),
     jobId: uuid('job_id'),
+    /** playlist_transfer.csv's lines as they were when the transfer finished (decision 0012). */
+    csvSnapshot: jsonb('csv_snapshot').$type<string[][]>(),
     createdAt: createdAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
   (table) => [index('transfers_user_idx').on(table.userId, table.createdAt)],
+);
+
+/**
+ * Several playlists moved as one batch (issue 14): one match set (and, once the person has reviewed,
+ * one transfer) per playlist, run by a single durable `batch` job.
+ */
+export const batches = pgTable(
+  'batches',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sourceService: text('source_service', { enum: ['spotify', 'apple'] }).notNull(),
+    destinationService: text('destination_service', { enum: ['spotify', 'apple'] }).notNull(),
+    /** matching → review (waits for the person) → transferring → done; failed when the job gave up. */
+    status: text('status', { enum: ['matching', 'review', 'transferring', 'done', 'failed'] })
+      .notNull()
+      .default('matching'),
+    /** The playlists in the order picked: each with its match set and, in the transfer phase, its transfer. */
+    items: jsonb('items').$type<BatchItemRecord[]>().notNull(),
+    jobId: uuid('job_id'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('batches_user_idx').on(table.userId, table.createdAt)],
 );
 
 /** Lookups against a service's catalog, shared by every person: the same search is not sent twice. */
@@ -251,7 +337,7 @@ export const matchCache = pgTable(
     service: text('service', { enum: ['spotify', 'apple'] }).notNull(),
     region: text('region').notNull(),
     lookupKey: text('lookup_key').notNull(),
-    value: jsonb('value').$type<unknown>().notNull(),
+    value: jsonb('value').$type<CachedLookup>().notNull(),
     createdAt: createdAt(),
   },
   (table) => [primaryKey({ columns: [table.service, table.region, table.lookupKey] })],
@@ -355,6 +441,8 @@ export const mergedPlaylists = pgTable('merged_playlists', {
   /** `{you: {...}, friend: {...}}`: where the two sides came from. */
   sources: jsonb('sources').$type<unknown>().notNull(),
   invitationId: uuid('invitation_id'),
+  /** Public merges may be copied (save-playlist) by anyone; private ones only by their people (decision 0012). */
+  public: boolean('public').notNull().default(false),
   createdAt: createdAt(),
 });
 
@@ -417,3 +505,70 @@ export const outboxMessages = pgTable('outbox_messages', {
   body: text('body').notNull(),
   createdAt: createdAt(),
 });
+
+/** A pair of playlists kept in sync (issue 14, decision 0017); its runs are `sync_runs`. */
+export const syncs = pgTable(
+  'syncs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sourceService: text('source_service', { enum: ['spotify', 'apple'] }).notNull(),
+    sourcePlaylistId: text('source_playlist_id').notNull(),
+    sourcePlaylistName: text('source_playlist_name'),
+    destinationService: text('destination_service', { enum: ['spotify', 'apple'] }).notNull(),
+    /** Null until the first real run creates the destination playlist. */
+    destinationPlaylistId: text('destination_playlist_id'),
+    destinationUrl: text('destination_url'),
+    schedule: text('schedule', { enum: ['manual', 'hourly', 'daily', 'weekly'] }).notNull(),
+    removals: boolean('removals').notNull().default(false),
+    paused: boolean('paused').notNull().default(false),
+    /** When the scheduler next enqueues a run; null for manual syncs. */
+    nextRunAt: timestamp('next_run_at', { withTimezone: true }),
+    /** The recordings this sync put in (or found in) the destination, by source key: how removals are told. */
+    synced: jsonb('synced').$type<SyncedRecording[]>().notNull().default([]),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('syncs_user_idx').on(table.userId, table.createdAt),
+    index('syncs_due_idx').on(table.nextRunAt),
+  ],
+);
+
+/** One run of a sync: what it added, removed and listed. At most one is queued or running per sync. */
+export const syncRuns = pgTable(
+  'sync_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    syncId: uuid('sync_id')
+      .notNull()
+      .references(() => syncs.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    dryRun: boolean('dry_run').notNull(),
+    trigger: text('trigger', { enum: ['manual', 'scheduled', 'first'] }).notNull(),
+    status: text('status', { enum: ['queued', 'running', 'needs_confirmation', 'succeeded', 'failed'] })
+      .notNull()
+      .default('queued'),
+    /** The person confirmed the removals of a run that stopped for it. */
+    removalsConfirmed: boolean('removals_confirmed').notNull().default(false),
+    added: jsonb('added').$type<SyncTrackRecord[]>().notNull().default([]),
+    removed: jsonb('removed').$type<SyncTrackRecord[]>().notNull().default([]),
+    listedRemovals: jsonb('listed_removals').$type<SyncTrackRecord[]>().notNull().default([]),
+    notAdded: jsonb('not_added').$type<SyncTrackRecord[]>().notNull().default([]),
+    unchanged: integer('unchanged').notNull().default(0),
+    verifiedTracks: integer('verified_tracks'),
+    verificationMissing: jsonb('verification_missing').$type<VerificationMissing[]>().notNull().default([]),
+    error: text('error'),
+    jobId: uuid('job_id'),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('sync_runs_sync_idx').on(table.syncId, table.createdAt),
+    // Never two runs at once for one sync, whichever process asks: the database refuses the second.
+    uniqueIndex('sync_runs_one_active').on(table.syncId).where(sql`${table.status} in ('queued', 'running')`),
+  ],
+);

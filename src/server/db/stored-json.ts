@@ -1,3 +1,4 @@
+import type { AlbumInfo, AlbumMatch } from '../matching/albums';
 import type { NormalizedTrack } from '../providers/types';
 
 /**
@@ -23,4 +24,57 @@ export interface JobProgress {
   message?: string;
   /** ISO time until which the job waits for a service's rate limit. */
   waitingUntil?: string;
+  /** When the phase under way began in this run, and `done` then (stamped by the job runner). */
+  phaseStartedAt?: string;
+  phaseStartDone?: number;
+}
+
+/** One playlist of a batch: its match set, and its transfer once the transfer phase has begun. */
+export interface BatchItemRecord {
+  sourcePlaylistId: string;
+  matchSetId: string;
+  transferId: string | null;
+  /** Why this playlist could not be matched or moved, when its own job gave up on it. */
+  error?: string;
+}
+
+/** A track a transfer's read-back still did not find in the destination, and why. */
+export type { VerificationMissing } from '../../shared/api/transfer';
+/** A catalog lookup kept in `match_cache.value`: the tracks found and when. */
+export type { CachedLookup } from '../matching/cache';
+
+/** A recording a sync put in (or found in) its destination, keyed by its source recording. */
+export interface SyncedRecording {
+  /** The source track's recording key (`isrc:…` or folded title and artists, as match rules key it). */
+  sourceKey: string;
+  destinationId: string;
+  destinationUri: string;
+  isrc: string | null;
+  name: string;
+  artists: string[];
+}
+
+export type { SyncTrack as SyncTrackRecord } from '../../shared/api/syncs';
+
+/**
+ * A saved album's match (issue 14): the source album, the destination album found for it (null: none,
+ * its tracks were matched one by one) and that album's tracks, read once when matching.
+ */
+export interface StoredAlbumMatch {
+  source: AlbumInfo;
+  match: AlbumMatch | null;
+  destinationTracks: NormalizedTrack[];
+}
+
+/** Where a transfer of a library collection put things (issue 14), for the result and the history. */
+export interface LibrarySaveRecord {
+  kind: 'liked' | 'album';
+  /** For people: "Saved to your Liked Songs on Spotify", "Saved to your Apple Music library as an album". */
+  savedTo: string;
+  /** The destination album saved whole, if the album matched. */
+  album: { id: string; name: string; artists: string[]; url?: string } | null;
+  /** Tracks saved one by one (liked songs, or an album's tracks when no album matched). */
+  savedTracks: number;
+  /** The "Also add them to a playlist" playlist, when asked for. */
+  playlist: { id: string; url: string; name: string } | null;
 }

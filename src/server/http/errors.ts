@@ -1,10 +1,12 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { DomainError, type DomainErrorKind } from '../domain-errors';
 import type { Logger } from '../logger';
 import { ProviderError } from '../providers/http';
 
 /**
- * Errors a route raises on purpose. They reach the person as `{message}` with this status; anything else
+ * Errors the HTTP layer itself raises (CSRF, body limits, request throttles): services raise
+ * `DomainError`s instead (src/server/domain-errors.ts). They reach the person as `{message}` with this status; anything else
  * is logged and answered with a generic 500 (never a stack trace).
  */
 export class ApiError extends Error {
@@ -18,12 +20,19 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string) => new ApiError(400, message);
-export const unauthorized = (message = 'Please sign in to continue.') => new ApiError(401, message);
-export const forbidden = (message: string) => new ApiError(403, message);
-export const notFound = (message: string) => new ApiError(404, message);
-export const conflict = (message: string) => new ApiError(409, message);
-export const paymentRequired = (message: string) => new ApiError(402, message);
+/** Each kind of domain error as the HTTP status it is answered with. */
+const domainStatus: Record<DomainErrorKind, ContentfulStatusCode> = {
+  invalid: 400,
+  unauthenticated: 401,
+  payment_required: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  too_large: 413,
+  rate_limited: 429,
+  not_configured: 503,
+};
 
 /** How a provider failure is shown: the message is already written for a person. */
 const providerStatus: Record<ProviderError['kind'], ContentfulStatusCode> = {
@@ -39,6 +48,11 @@ const providerStatus: Record<ProviderError['kind'], ContentfulStatusCode> = {
 };
 
 export function renderError(error: unknown, c: Context, logger: Logger): Response {
+  if (error instanceof DomainError) {
+    if (error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
+    const problems = error.problems === undefined ? {} : { problems: error.problems };
+    return c.json({ message: error.message, ...problems }, domainStatus[error.kind]);
+  }
   if (error instanceof ApiError) {
     for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
     return c.json({ message: error.message }, error.status);

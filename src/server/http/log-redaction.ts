@@ -6,7 +6,7 @@
  */
 
 /** Path segments that are secrets: the segment after each of these prefixes is replaced. */
-const TOKEN_PREFIXES = ['/api/merge/invitations/'];
+const TOKEN_PREFIXES = ['/api/merge/invitations/', '/merge/invite/'];
 /** Any other segment that looks like a random token (32+ base64url characters, not a UUID). */
 const TOKEN_LIKE = /^[A-Za-z0-9_-]{32,}$/;
 

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { SessionUser } from '../../shared/api/auth';
 import type { AppEnv } from '../app-context';
-import { unauthorized } from './errors';
+import { unauthorized } from '../domain-errors';
 
 /** The signed-in person, or a 401 telling them to sign in. */
 export function requireUser(c: Context<AppEnv>): SessionUser {

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { containsUnsafeText, isSafeText, UNSAFE_TEXT_MESSAGE } from '../../shared/text';
-import { badRequest } from './errors';
+import { badRequest } from '../domain-errors';
 
 /**
  * The text rule for the parts of a request that no body schema sees: the path (ids in it) and the query

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { containsUnsafeText, UNSAFE_TEXT_MESSAGE } from '../../shared/text';
-import { badRequest } from './errors';
+import { badRequest } from '../domain-errors';
 
 /**
  * Reads and validates a JSON body with a shared zod schema. Malformed JSON, a wrong content type and

@@ -227,6 +227,21 @@ describe('parsePlaylistCsv: files it refuses', () => {
     ['a header without a track-name column', 'Artist,Album\nA,B\n', M.noNameColumn],
     ['data without a header', 'Slow Orbit,Cass Moreno,Satellites,3:45\n', M.noNameColumn],
     ['text with NUL bytes', 'Track Name\u0000\u0000\u0000\nA\n', M.notText],
+    ['one NUL in a cell', 'Track Name,Artist\nSlow\u0000 Orbit,Cass Moreno\n', M.notText],
+    ['a lone surrogate in decoded text', 'Track Name,Artist\nSlow \ud800Orbit,Cass Moreno\n', M.notUtf8],
+    [
+      'UTF-16 bytes with a lone surrogate',
+      bytes(
+        0xff,
+        0xfe,
+        ...[...'Track Name\nA'].flatMap((ch) => [ch.charCodeAt(0), 0]),
+        0x00,
+        0xd8,
+        0x0a,
+        0x00,
+      ),
+      M.notText,
+    ],
     [
       'an Excel workbook',
       bytes(0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0x08, 0x00, 0x00, 0x00, 0x21, 0x00),

@@ -1,4 +1,4 @@
-import { parseShareLink } from '../share-links/parse';
+import { parseShareLink } from '../service-urls/parse';
 
 const MAX_DURATION_MS = 24 * 60 * 60 * 1000;
 

@@ -1,3 +1,4 @@
+import { isSafeText } from '../../shared/text';
 import { IMPORT_MESSAGES as M, MAX_IMPORT_BYTES } from './limits';
 
 export type DecodedText = { ok: true; text: string } | { ok: false; message: string };
@@ -28,6 +29,8 @@ const textProblem = (text: string): string | undefined => {
   if (text.includes('\u0000') || tooManyControls(text)) return M.notText;
   // What a lenient decoder leaves for bytes that were not UTF-8.
   if (text.includes('\ufffd')) return M.notUtf8;
+  // A lone surrogate (text that reached us already decoded) is broken Unicode: the shared text rule.
+  if (!isSafeText(text)) return M.notUtf8;
   return undefined;
 };
 

@@ -1,10 +1,8 @@
+import type { RowProblem } from '../domain-errors';
 import type { NormalizedTrack } from '../providers/types';
 
 /** A problem with one row; `row` is 1-based and counts the header as row 1, as a spreadsheet shows it. */
-export interface RowProblem {
-  row: number;
-  message: string;
-}
+export type { RowProblem } from '../domain-errors';
 
 /**
  * One track read from a file, shaped like a `NormalizedTrack` so matching can take it as a source track.

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { jobs } from '../db/schema';
+import { isUuid } from '../db/uuid';
 
 /**
  * The job table's operations. Every state change a worker makes is conditional on still holding the
@@ -13,6 +14,7 @@ import type { JobProgress } from '../db/stored-json';
 
 export type { JobProgress };
 
+/** How long a claimed job stays with its worker without a heartbeat (JOB_LEASE_SECONDS overrides it). */
 export const LEASE_MS = 30_000;
 
 export async function enqueueJob(
@@ -109,7 +111,9 @@ export async function requeueFinishedJob(db: Database, id: string): Promise<void
     .where(eq(jobs.id, id));
 }
 
+/** The job with this id; undefined when there is none (or the id, say from a URL, cannot be one). */
 export async function getJob(db: Database, id: string): Promise<JobRow | undefined> {
+  if (!isUuid(id)) return undefined;
   const [row] = await db.select().from(jobs).where(eq(jobs.id, id));
   return row;
 }
@@ -119,6 +123,7 @@ export async function claimNextJob(
   db: Database,
   workerId: string,
   kinds: string[],
+  leaseMs = LEASE_MS,
 ): Promise<JobRow | undefined> {
   if (kinds.length === 0) return undefined;
   const kindList = sql.join(
@@ -129,7 +134,7 @@ export async function claimNextJob(
     update jobs set
       status = 'running',
       locked_by = ${workerId},
-      locked_until = now() + (${LEASE_MS} * interval '1 millisecond'),
+      locked_until = now() + (${leaseMs} * interval '1 millisecond'),
       attempts = attempts + 1,
       updated_at = now()
     where id = (
@@ -148,10 +153,15 @@ export async function claimNextJob(
 const heldBy = (id: string, workerId: string) => and(eq(jobs.id, id), eq(jobs.lockedBy, workerId));
 
 /** Extends the lease; false when another worker has taken the job over. */
-export async function renewLease(db: Database, id: string, workerId: string): Promise<boolean> {
+export async function renewLease(
+  db: Database,
+  id: string,
+  workerId: string,
+  leaseMs = LEASE_MS,
+): Promise<boolean> {
   const rows = await db
     .update(jobs)
-    .set({ lockedUntil: sql`now() + (${LEASE_MS} * interval '1 millisecond')`, updatedAt: new Date() })
+    .set({ lockedUntil: sql`now() + (${leaseMs} * interval '1 millisecond')`, updatedAt: new Date() })
     .where(and(heldBy(id, workerId), eq(jobs.status, 'running')))
     .returning({ id: jobs.id });
   return rows.length > 0;
@@ -216,4 +226,30 @@ export async function requeueJob(
       updatedAt: new Date(),
     })
     .where(heldBy(id, workerId));
+}
+
+/** Jobs waiting for a worker (queued and due) and jobs a worker holds: what a load balancer or operator watches. */
+export interface JobBacklog {
+  queued: number;
+  running: number;
+  /** Seconds the oldest due job has waited; 0 when none waits. With no worker running this only grows. */
+  oldestQueuedSeconds: number;
+}
+
+export async function jobBacklog(db: Database): Promise<JobBacklog> {
+  const result = await db.execute(sql`
+    select
+      count(*) filter (where status = 'queued' and run_after <= now()) as queued,
+      count(*) filter (where status = 'running') as running,
+      coalesce(extract(epoch from now() - min(run_after) filter (where status = 'queued' and run_after <= now())), 0)
+        as oldest
+    from jobs
+    where status in ('queued', 'running')`);
+  const row = (result as unknown as { rows: { queued: unknown; running: unknown; oldest: unknown }[] })
+    .rows[0];
+  return {
+    queued: Number(row?.queued ?? 0),
+    running: Number(row?.running ?? 0),
+    oldestQueuedSeconds: Math.round(Number(row?.oldest ?? 0)),
+  };
 }

@@ -5,7 +5,13 @@ import { jobs } from '../db/schema';
 import { createLogger } from '../logger';
 import { createTestDatabase } from '../testing/test-database';
 import { claimNextJob, enqueueJob, getJob, type JobRow, saveCheckpoint } from './job-queue';
-import { type JobHandler, JobRunner, PermanentJobError, RetryLater } from './job-runner';
+import {
+  DATABASE_ERROR_MESSAGE,
+  type JobHandler,
+  JobRunner,
+  PermanentJobError,
+  RetryLater,
+} from './job-runner';
 
 let database: DatabaseHandle;
 const logger = createLogger('silent');
@@ -65,6 +71,20 @@ describe('JobRunner', () => {
     expect(done.error).toBe('attempt 3 broke');
   });
 
+  it('stores a database error as a sentence, never its query or the values in it', async () => {
+    const worker = runner({
+      // PostgreSQL refuses NUL in text: a real database error whose message names the value.
+      storing: async () => {
+        await database.db.execute(sql`select ${'secret-value\u0000'}::text`);
+      },
+    });
+    worker.start();
+    const job = await enqueueJob(database.db, { kind: 'storing', payload: {}, maxAttempts: 1 });
+    const done = await waitFor(job.id, ['failed']);
+    await worker.stop();
+    expect(done.error).toBe(DATABASE_ERROR_MESSAGE);
+  });
+
   it('fails at once on a permanent error', async () => {
     const worker = runner({
       doomed: async () => Promise.reject(new PermanentJobError('The playlist was deleted.')),
@@ -109,6 +129,39 @@ describe('JobRunner', () => {
     expect(limitedDone.status).toBe('succeeded');
     // The other person's job ran while the limited one waited, even with a single slot.
     expect(order).toEqual(['limited:wait', 'quick', 'limited:done']);
+  });
+
+  it('holdLease extends the lease before a write, and refuses once another worker has taken the job', async () => {
+    const writes: string[] = [];
+    let release: () => void = () => {};
+    const stolen = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const worker = runner({
+      'write-twice': async (context) => {
+        // Pretend the lease is nearly over, as after a long stall: holdLease renews it before the write.
+        await database.db.execute(
+          sql`update jobs set locked_until = now() + interval '1 second' where id = ${context.job.id}`,
+        );
+        await context.holdLease();
+        const [row] = await database.db.select().from(jobs).where(eq(jobs.id, context.job.id));
+        writes.push((row?.lockedUntil?.getTime() ?? 0) - Date.now() > 5_000 ? 'renewed' : 'short');
+        await stolen;
+        await context.holdLease();
+        writes.push('written after the takeover');
+      },
+    });
+    worker.start();
+    const job = await enqueueJob(database.db, { kind: 'write-twice', payload: {}, maxAttempts: 1 });
+    await expect.poll(() => writes.length, { timeout: 10_000 }).toBe(1);
+    // Another worker takes the job over (its lease ran out during a stall, say).
+    await database.db.update(jobs).set({ lockedBy: 'other-worker' }).where(eq(jobs.id, job.id));
+    release();
+    await expect
+      .poll(async () => (await getJob(database.db, job.id))?.lockedBy, { timeout: 10_000 })
+      .toBe('other-worker');
+    await worker.stop();
+    expect(writes).toEqual(['renewed']);
   });
 
   it('resumes from the last checkpoint when the worker holding a job died (its lease ran out)', async () => {

@@ -26,6 +26,12 @@ export interface JobContext<State = unknown> {
   /** Persists a checkpoint; throws `LeaseLostError` if another worker has taken the job over. */
   checkpoint(state: State, progress?: JobProgress): Promise<void>;
   progress(progress: JobProgress): Promise<void>;
+  /**
+   * Renews the lease now; throws `LeaseLostError` if another worker holds the job. Called right before a
+   * write that must happen once (an add to a playlist): the lease then outlasts the write, so no other
+   * worker can take the job over and repeat it while this one's request is still on its way.
+   */
+  holdLease(): Promise<void>;
   /** Aborted when the lease is lost or the runner stops. */
   signal: AbortSignal;
 }
@@ -60,6 +66,8 @@ export interface JobRunnerOptions {
   handlers: Record<string, JobHandler>;
   concurrency: number;
   pollIntervalMs?: number;
+  /** How long a claim lasts without a heartbeat: how soon another runner resumes the job of a dead one. */
+  leaseMs?: number;
   /** Backoff for failed attempts: base * 2^(attempt-1), capped. */
   retryBaseMs?: number;
 }
@@ -72,6 +80,10 @@ export class JobRunner {
   private wake: (() => void) | undefined;
 
   constructor(private readonly options: JobRunnerOptions) {}
+
+  private get leaseMs() {
+    return this.options.leaseMs ?? LEASE_MS;
+  }
 
   start() {
     if (this.running) return;
@@ -98,7 +110,7 @@ export class JobRunner {
     while (this.running) {
       let job: JobRow | undefined;
       try {
-        job = await claimNextJob(this.options.db, this.workerId, kinds);
+        job = await claimNextJob(this.options.db, this.workerId, kinds, this.leaseMs);
       } catch (error) {
         this.options.logger.error({ err: error }, 'claiming a job failed');
       }
@@ -124,12 +136,22 @@ export class JobRunner {
     const controller = new AbortController();
     this.active.add(controller);
     const heartbeat = setInterval(() => {
-      renewLease(db, job.id, this.workerId)
+      renewLease(db, job.id, this.workerId, this.leaseMs)
         .then((held) => {
           if (!held) controller.abort(new LeaseLostError('lease lost'));
         })
         .catch((error) => logger.warn({ err: error, jobId: job.id }, 'lease renewal failed'));
-    }, LEASE_MS / 3);
+    }, this.leaseMs / 3);
+
+    // Each progress report carries when its phase began in this run and how far it was then, so the ETA
+    // is the pace of the work now under way (not of the queue wait, the source read or an earlier run).
+    let phase: { name: string; startedAt: string; startDone: number } | undefined;
+    const stamped = (progress: JobProgress): JobProgress => {
+      if (phase?.name !== progress.phase) {
+        phase = { name: progress.phase, startedAt: new Date().toISOString(), startDone: progress.done };
+      }
+      return { ...progress, phaseStartedAt: phase.startedAt, phaseStartDone: phase.startDone };
+    };
 
     const context: JobContext = {
       job,
@@ -137,14 +159,23 @@ export class JobRunner {
       signal: controller.signal,
       checkpoint: async (state, progress) => {
         if (
-          !(await saveCheckpoint(db, job.id, this.workerId, { state, ...(progress ? { progress } : {}) }))
+          !(await saveCheckpoint(db, job.id, this.workerId, {
+            state,
+            ...(progress ? { progress: stamped(progress) } : {}),
+          }))
         ) {
           throw new LeaseLostError('Another worker has taken over this job.');
         }
         context.state = state;
       },
       progress: async (progress) => {
-        await saveCheckpoint(db, job.id, this.workerId, { progress });
+        await saveCheckpoint(db, job.id, this.workerId, { progress: stamped(progress) });
+      },
+      holdLease: async () => {
+        if (!(await renewLease(db, job.id, this.workerId, this.leaseMs))) {
+          controller.abort(new LeaseLostError('lease lost'));
+          throw new LeaseLostError('Another worker has taken over this job.');
+        }
       },
     };
 
@@ -182,7 +213,7 @@ export class JobRunner {
       setTimeout(() => this.poke(), error.delayMs).unref();
       return;
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = storedErrorMessage(error);
     if (error instanceof PermanentJobError || job.attempts >= job.maxAttempts) {
       logger.warn({ jobId: job.id, kind: job.kind, err: error }, 'job failed');
       await finishJob(db, job.id, this.workerId, { status: 'failed', error: message });
@@ -198,4 +229,26 @@ export class JobRunner {
       error: message,
     });
   }
+}
+
+/** What a failed job shows the person when a database error stopped it. */
+export const DATABASE_ERROR_MESSAGE = 'A database error stopped this job. Please try again.';
+
+/** A PostgreSQL error code (SQLSTATE): five characters, digits among them (unlike Node's EPIPE, EPERM…). */
+const SQLSTATE = /^(?=.*\d)[0-9A-Z]{5}$/;
+
+/**
+ * The message a failed job stores (and the person sees). A database error's message holds its query and
+ * parameters (people's data, token hashes), so it is stored as a plain sentence; the log has its kind.
+ */
+function storedErrorMessage(error: unknown): string {
+  const candidates = [error, (error as { cause?: unknown })?.cause];
+  const fromDatabase = candidates.some(
+    (candidate) =>
+      candidate instanceof Error &&
+      (candidate.name === 'DrizzleQueryError' ||
+        SQLSTATE.test(String((candidate as { code?: unknown }).code ?? ''))),
+  );
+  if (fromDatabase) return DATABASE_ERROR_MESSAGE;
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,18 +1,34 @@
 import type { JobView } from '../../shared/api/transfer';
 import type { Database } from '../db/client';
-import { getJob, type JobRow } from './job-queue';
+import { getJob, type JobProgress, type JobRow } from './job-queue';
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 export const isTerminal = (job: JobRow) => TERMINAL.has(job.status);
 
+/**
+ * An estimate needs this share of the phase done: the first few tracks (cache hits, a warm connection)
+ * say little about the pace of the rest.
+ */
+const MIN_SHARE_FOR_ETA = 0.01;
+
+/**
+ * Seconds left at the pace of the phase under way: measured from when it began in this run (a resumed
+ * run, a long source read or a queue wait would otherwise skew it), null until there is enough to tell.
+ */
+export function estimateSecondsLeft(progress: JobProgress, createdAt: Date, now: number): number | null {
+  const startedAt = progress.phaseStartedAt ? Date.parse(progress.phaseStartedAt) : createdAt.getTime();
+  const doneInPhase = progress.done - (progress.phaseStartDone ?? 0);
+  const left = progress.total - progress.done;
+  const elapsed = (now - startedAt) / 1000;
+  if (left <= 0 || doneInPhase <= 0 || !Number.isFinite(startedAt) || elapsed <= 0) return null;
+  if (doneInPhase < Math.max(1, progress.total * MIN_SHARE_FOR_ETA)) return null;
+  return Math.max(1, Math.round((elapsed / doneInPhase) * left));
+}
+
 /** What the person sees of a job, with an ETA from the pace so far. */
 export function toJobView(job: JobRow, now = Date.now()): JobView {
   const progress = job.progress ?? null;
-  let etaSeconds: number | null = null;
-  if (progress && progress.done > 0 && progress.total > progress.done && !isTerminal(job)) {
-    const elapsed = (now - job.createdAt.getTime()) / 1000;
-    etaSeconds = Math.max(1, Math.round((elapsed / progress.done) * (progress.total - progress.done)));
-  }
+  const etaSeconds = progress && !isTerminal(job) ? estimateSecondsLeft(progress, job.createdAt, now) : null;
   return {
     id: job.id,
     kind: job.kind,

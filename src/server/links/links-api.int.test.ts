@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINK_MESSAGES, type LinkStats, type PublicLink, type ShareLinkDto } from '../../shared/api/links';
-import { SHARE_LINK_MESSAGES } from '../share-links/parse';
+import { SHARE_LINK_MESSAGES } from '../service-urls/parse';
 import { connectService } from '../testing/connect-service';
 import { startTestServer, type TestClient, type TestServer } from '../testing/test-server';
 
@@ -41,7 +41,7 @@ async function ownLink(client: TestClient, id: string): Promise<ShareLinkDto | u
 /** A Spotify track from the demo library, as its share link. */
 async function demoTrack(client: TestClient): Promise<{ url: string; name: string }> {
   const playlists = await client.get('/api/playlists/spotify');
-  const first = (playlists.body as { id: string }[])[0];
+  const first = (playlists.body as { id: string; kind?: string }[]).find((p) => p.kind === 'playlist');
   if (!first) throw new Error('the demo library has no playlist');
   const tracks = await client.post('/api/fetch-playlist-tracks', {
     playlistUrl: `https://open.spotify.com/playlist/${first.id}`,
@@ -122,8 +122,22 @@ describe('creating a link', () => {
 
     const landing = await server.newClient().get(`/api/public/links/${link.slug}`);
     const open = (landing.body as PublicLink).open;
-    expect(open.apple).toEqual({ url: link.target?.apple?.url, exact: true });
-    expect(open.spotify.exact).toBe(true);
+    // In sandbox mode "Open in …" leads to the emulators' own pages for the same items.
+    const sandboxPage = (url: string | undefined, real: string, page: string) =>
+      url?.replace(real, `${server.url}/sandbox/${page}/`);
+    expect(open.apple).toEqual({
+      url: sandboxPage(link.target?.apple?.url, 'https://music.apple.com/', 'apple/web'),
+      exact: true,
+    });
+    expect(open.spotify).toEqual({
+      url: sandboxPage(link.target?.spotify?.url, 'https://open.spotify.com/', 'spotify/api/open'),
+      exact: true,
+    });
+    for (const url of [open.apple.url, open.spotify.url]) {
+      const page = await fetch(url);
+      expect(page.status, url).toBe(200);
+      expect(await page.text()).toContain(link.target?.title.replace(/[&<>"']/g, '') ?? '');
+    }
   });
 
   it('without an Apple Music connection the song is still found through the Apple catalog', async () => {
@@ -134,7 +148,9 @@ describe('creating a link', () => {
     const landing = await server.newClient().get(`/api/public/links/${link.slug}`);
     const open = (landing.body as PublicLink).open;
     expect(open.apple).toMatchObject({ exact: true });
-    expect(open.apple.url).toBe(link.target?.apple?.url);
+    expect(open.apple.url).toBe(
+      link.target?.apple?.url.replace('https://music.apple.com/', `${server.url}/sandbox/apple/web/`),
+    );
   });
 
   it('an Apple Music song link works with no connection at all; Spotify gets a search link', async () => {
@@ -160,7 +176,9 @@ describe('creating a link', () => {
     const client = await signedIn();
     await connectService(client, 'spotify');
     const playlists = await client.get('/api/playlists/spotify');
-    const first = (playlists.body as { id: string; name: string }[])[0];
+    const first = (playlists.body as { id: string; name: string; kind?: string }[]).find(
+      (p) => p.kind === 'playlist',
+    );
     const link = await createLink(client, {
       name: 'My list',
       url: `https://open.spotify.com/playlist/${first?.id}`,

@@ -2,12 +2,12 @@ import type { SessionUser } from '../../shared/api/auth';
 import type { LinkTarget } from '../../shared/api/links';
 import { otherService, type ServiceId } from '../../shared/services';
 import type { AppDeps } from '../app-context';
-import { badRequest, notFound } from '../http/errors';
+import { badRequest, notFound } from '../domain-errors';
 import { ACCEPT_THRESHOLD, matchTracks } from '../matching';
 import { readPlaylistFromLink } from '../playlists/shared-playlists';
 import { ProviderError } from '../providers/http';
 import type { NormalizedTrack } from '../providers/types';
-import { parseTrackOrPlaylistLink, type SharedTrackRef } from '../share-links/parse';
+import { parseTrackOrPlaylistLink, type SharedTrackRef } from '../service-urls/parse';
 import { DatabaseMatchCache } from '../transfers/db-match-cache';
 
 /** Artists shown for a playlist: the first few distinct names of its tracks. */
@@ -62,7 +62,10 @@ async function findEquivalent(
 ): Promise<{ id: string; url: string } | null> {
   const reader = await readerFor(deps, userId, service);
   if (!reader) return null;
-  const region = reader.region ?? 'us';
+  // A Spotify account whose country is unknown gives no equivalent rather than a US one; Apple's anonymous
+  // catalog reader answers for the US storefront, as its client does.
+  const region = reader.region ?? (service === 'apple' ? 'us' : null);
+  if (!region) return null;
   try {
     const [match] = await matchTracks([track], reader.provider, {
       region,

@@ -47,6 +47,29 @@ describe('createMailer', () => {
     expect(all).not.toMatch(/^Bcc:/m);
   });
 
+  it('keeps no working token: secret links are stored as [link sent] in the row and the .eml file', async () => {
+    const mailer = createMailer(
+      { DATA_DIR: dataDir, MAIL_FROM: 'Crossfade <x@y.z>', SMTP_URL: undefined },
+      database.db,
+    );
+    const token = 'Zm9vYmFyLXNlY3JldC10b2tlbi0xMjM0NTY3ODkwYWJj';
+    const link = `http://x/merge/invite/${token}`;
+    await mailer.send({
+      to: 'friend@example.com',
+      subject: 'Join my mix',
+      text: `Pick a playlist:\n${link}\nThe link works for 14 days.`,
+      secrets: [link, token],
+    });
+    const [row] = await database.db.select().from(outboxMessages);
+    expect(row?.body).toBe('Pick a playlist:\n[link sent]\nThe link works for 14 days.');
+    const [file] = readdirSync(join(dataDir, 'outbox'));
+    const eml = readFileSync(join(dataDir, 'outbox', file ?? ''), 'utf8');
+    expect(eml).toContain('[link sent]');
+    expect(eml).toContain('The link works for 14 days.');
+    expect(eml).not.toContain(token);
+    expect(JSON.stringify(row)).not.toContain(token);
+  });
+
   it('with SMTP_URL delivers through an SMTP server', async () => {
     const received: string[] = [];
     const server = await fakeSmtpServer(received);
@@ -60,8 +83,15 @@ describe('createMailer', () => {
         },
         database.db,
       );
-      await mailer.send({ to: 'friend@example.com', subject: 'Merge with me', text: 'Hello friend' });
+      await mailer.send({
+        to: 'friend@example.com',
+        subject: 'Merge with me',
+        text: 'Hello friend http://x/merge/invite/secret-token-abc',
+        secrets: ['http://x/merge/invite/secret-token-abc'],
+      });
       const data = received.join('');
+      // The recipient gets the working link; nothing is stored.
+      expect(data).toContain('http://x/merge/invite/secret-token-abc');
       expect(data).toContain('RCPT TO:<friend@example.com>');
       expect(data).toContain('Subject: Merge with me');
       expect(data).toContain('Hello friend');

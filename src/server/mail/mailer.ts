@@ -11,6 +11,25 @@ export interface MailMessage {
   text: string;
   /** The person whose action sent it; deleting their account removes the outbox row. */
   senderId?: string;
+  /**
+   * Parts of `text` that work as credentials (an invitation link with its token). They go to the
+   * recipient over SMTP, but what we keep (the outbox row and .eml file) has them replaced by
+   * `LINK_SENT`, so a stored message never holds a working token.
+   */
+  secrets?: string[];
+}
+
+/** What a stored message shows where a secret link was. */
+export const LINK_SENT = '[link sent]';
+
+/** The message as it may be kept: every secret replaced. */
+export function withoutSecrets(text: string, secrets: readonly string[] = []): string {
+  let kept = text;
+  // Longest first, so a secret that contains another is replaced whole.
+  for (const secret of [...secrets].filter(Boolean).sort((a, b) => b.length - a.length)) {
+    kept = kept.split(secret).join(LINK_SENT);
+  }
+  return kept;
 }
 
 export interface Mailer {
@@ -21,7 +40,8 @@ type MailConfig = Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'DATA_DIR'>;
 
 /**
  * SMTP when SMTP_URL is set. Otherwise mail is kept where an operator can read it: a row in
- * outbox_messages and an .eml file in DATA_DIR/outbox, so invitations work on a machine with no mail server.
+ * outbox_messages and an .eml file in DATA_DIR/outbox, with secret links replaced by `[link sent]` (the
+ * inviter copies an invitation link from their screen; a stored message never holds a working token).
  */
 export function createMailer(config: MailConfig, db: Database): Mailer {
   if (config.SMTP_URL) return smtpMailer(config.SMTP_URL, config.MAIL_FROM);
@@ -41,11 +61,12 @@ let sequence = 0;
 
 function outboxMailer(folder: string, from: string, db: Database): Mailer {
   return {
-    async send({ to, subject, text, senderId }) {
+    async send({ to, subject, text: sent, senderId, secrets }) {
+      const text = withoutSecrets(sent, secrets);
       await db
         .insert(outboxMessages)
         .values({ recipient: to, subject, body: text, senderId: senderId ?? null });
-      await mkdir(folder, { recursive: true });
+      await mkdir(folder, { recursive: true, mode: 0o700 });
       sequence += 1;
       const file = join(folder, `${Date.now()}-${sequence}.eml`);
       await writeFile(file, toEml({ from, to, subject, text }), { encoding: 'utf8', mode: 0o600 });

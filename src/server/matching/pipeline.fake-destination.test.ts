@@ -52,6 +52,11 @@ class FakeDestination implements MusicProvider {
   addTracks = async () => this.unused();
   getAvailability = async () => this.unused();
   readSharedPlaylist = async () => this.unused();
+  listLibrary = async () => this.unused();
+  saveTracks = async () => this.unused();
+  saveAlbums = async () => this.unused();
+  findAlbums = async () => this.unused();
+  getAlbumTracks = async () => this.unused();
 }
 
 function song(
@@ -84,6 +89,25 @@ describe('matchTracks against a fake destination', () => {
     expect(matches.every((m) => m.status === 'accepted')).toBe(true);
     expect(matches.at(-1)?.best?.track.id).toBe('a3');
     expect(matches[0]?.reasons).toContain('ISRC match');
+  });
+
+  it('never chooses or lists a candidate the person cannot play, however well it matches', async () => {
+    const source = song('s1', 'Midnight Train', ['Harbor Lights'], { isrc: isrcFor(1) });
+    const destination = new FakeDestination([
+      // The same recording, but not playable where the person is (no playParams / is_playable: false).
+      { ...source, id: 'locked', uri: 'locked', availability: { playable: false } },
+      { ...source, id: 'open', uri: 'open', isrc: isrcFor(2), availability: { playable: true } },
+    ]);
+    const [match] = await matchTracks([source], destination);
+    expect(match?.best?.track.id).toBe('open');
+    expect(match?.candidates.map((candidate) => candidate.track.id)).not.toContain('locked');
+
+    const onlyLocked = new FakeDestination([
+      { ...source, id: 'locked', uri: 'locked', availability: { playable: false } },
+    ]);
+    const [none] = await matchTracks([source], onlyLocked);
+    expect(none?.best).toBeNull();
+    expect(none?.candidates).toEqual([]);
   });
 
   it('stops trying strategies at the first accepted candidate', async () => {

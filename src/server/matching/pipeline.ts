@@ -1,3 +1,4 @@
+import { chunk, mapWithConcurrency } from '../concurrency';
 import type { MusicProvider, NormalizedTrack, TrackQuery } from '../providers/types';
 import { type CachedLookup, lookupCacheKey, type MatchCache } from './cache';
 import { type PreparedTrack, prepareTrack } from './prepare';
@@ -63,38 +64,6 @@ const TIE_BREAKER_MAX_CONFIDENCE = 95;
 const DEFAULT_CONCURRENCY = 4;
 const CACHE_READS_PER_WORKER = 4;
 
-async function runPool<T>(
-  items: readonly T[],
-  concurrency: number,
-  work: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  // After one failure no worker takes a new item: the run is over, and more calls would only be wasted
-  // (after a long rate-limit refusal each one would be refused again, and still count against the quota).
-  let failed = false;
-  const worker = async () => {
-    while (!failed && next < items.length) {
-      const item = items[next++];
-      if (item === undefined) continue;
-      try {
-        await work(item);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  const workers = Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker);
-  await Promise.all(workers);
-}
-
-function chunk<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  const step = Math.max(1, size);
-  for (let i = 0; i < items.length; i += step) out.push(items.slice(i, i + step));
-  return out;
-}
-
 function now(): string {
   return new Date().toISOString();
 }
@@ -126,7 +95,7 @@ class LookupService {
       missing.push(...(await this.uncachedIsrcs(slice, concurrency, new Map())));
     }
     const batches = chunk(missing, batchSize);
-    await runPool(batches, concurrency, async (batch) => {
+    await mapWithConcurrency(batches, concurrency, async (batch) => {
       const answer = await this.destination.lookupIsrcs(
         batch,
         this.region ? { region: this.region } : undefined,
@@ -149,7 +118,7 @@ class LookupService {
     const cache = this.cache;
     if (cache) {
       // A database cache answers many small reads faster in parallel than one after another.
-      await runPool(isrcs, concurrency * CACHE_READS_PER_WORKER, async (isrc) => {
+      await mapWithConcurrency(isrcs, concurrency * CACHE_READS_PER_WORKER, async (isrc) => {
         const cached = await cache.get(
           lookupCacheKey(this.destination.service, this.region, { kind: 'isrc', isrc }),
         );
@@ -219,10 +188,13 @@ async function findCandidates(
   let ranked: ScoredCandidate[] = [];
   const absent = isrcProvesAbsence(source, isrcAnswers);
   for (const strategy of buildStrategies(source)) {
-    const found =
+    const answer =
       strategy.kind === 'isrc'
         ? (isrcAnswers.get(strategy.isrc) ?? [])
         : await lookups.search(strategy.query);
+    // A track the person cannot play where they are (Spotify's `is_playable: false`, an Apple song without
+    // `playParams`) is never a candidate, however well it matches.
+    const found = answer.filter((track) => track.availability?.playable !== false);
     if (found.length > 0) {
       pool.push(...found);
       ranked = rankCandidates(source, pool);
@@ -304,7 +276,7 @@ export async function matchTracks(
   const results: TrackMatch[] = new Array(sources.length);
   let done = 0;
   const indices = prepared.map((_, i) => i);
-  await runPool(indices, concurrency, async (index) => {
+  await mapWithConcurrency(indices, concurrency, async (index) => {
     const source = prepared[index];
     if (!source) return;
     const ranked = await findCandidates(source, isrcAnswers, lookups);

@@ -13,7 +13,7 @@ import {
 import { SERVICE_LABELS, serviceIdSchema } from '../../shared/services';
 import type { AppDeps } from '../app-context';
 import { mergedPlaylists, mergeInvitations, users } from '../db/schema';
-import { ApiError, badRequest, conflict, notFound } from '../http/errors';
+import { badRequest, conflict, gone, notFound, unauthorized } from '../domain-errors';
 import type { Mailer } from '../mail/mailer';
 import { createMerge } from './merge-service';
 import { type LoadedSide, loadOwnSide, loadSharedSide } from './playlist-refs';
@@ -66,6 +66,7 @@ export async function createInvitation(
     await mailer.send({
       to: input.friendEmail,
       senderId: user.id,
+      secrets: [url, token],
       subject: `${user.username} wants to merge playlists with you`,
       text: [
         `${user.username} invited you to blend your music with their playlist "${own.name}" on Crossfade.`,
@@ -125,15 +126,14 @@ export async function acceptInvitation(
 ): Promise<MergePlaylistsResponse> {
   const { invitation, inviterName, inviterEmail, playlist } = await findByToken(deps, token);
   const status = statusOf(invitation);
-  if (status === 'expired')
-    throw new ApiError(410, 'This invitation has expired. Ask your friend to send a new one.');
+  if (status === 'expired') throw gone('This invitation has expired. Ask your friend to send a new one.');
   if (status === 'merged') throw conflict('This invitation has already been used.');
 
   let friend: LoadedSide;
   if (input.shareUrl) {
     friend = await loadSharedSide(deps, user, { playlistId: input.shareUrl });
   } else if (input.playlistId) {
-    if (!user) throw new ApiError(401, 'Sign in to use one of your own playlists, or paste a share link.');
+    if (!user) throw unauthorized('Sign in to use one of your own playlists, or paste a share link.');
     friend = await loadOwnSide(deps, user, { playlistId: input.playlistId, service: input.service });
   } else {
     throw badRequest(MERGE_MESSAGES.bothPlaylists);

@@ -12,7 +12,7 @@ import type {
   SavePlaylistResponse,
 } from '../../shared/api/merge';
 import type { FetchPlaylistTracksResponse, PlaylistSummary } from '../../shared/api/playlists';
-import { mergeInvitations } from '../db/schema';
+import { mergeInvitations, outboxMessages } from '../db/schema';
 import { connectService } from '../testing/connect-service';
 import { startTestServer, type TestClient, type TestServer, testCatalog } from '../testing/test-server';
 
@@ -248,6 +248,90 @@ describe('POST /api/save-playlist', () => {
   });
 });
 
+describe('save-playlist of another person’s merge (decision 0012)', () => {
+  it('answers 404 while the merge is private, copies it once its owner makes it public', async () => {
+    const merge = (
+      await sam.post('/api/claude/merge-playlists', {
+        userPlaylistId: `spotify:${byName('Road Trip').id}`,
+        friendPlaylistId: `spotify:${byName('Gym Rotation').id}`,
+        includeBridgeTracks: false,
+      })
+    ).body as MergePlaylistsResponse;
+    const page = (await sam.get(`/api/merged-playlists/${merge.newPlaylistId}`)).body as MergedPlaylist;
+    expect(page).toMatchObject({ public: false, yours: true, canCopy: true });
+    const anonymousView = await server.newClient().get(`/api/merged-playlists/${merge.newPlaylistId}`);
+    expect(anonymousView.body).toMatchObject({ public: false, yours: false, canCopy: false });
+
+    const alex = await signUp('alex');
+    await connectService(alex, 'spotify');
+    const copy = () =>
+      alex.post('/api/save-playlist', {
+        playlistName: 'Borrowed',
+        tracks: merge.tracks.map((t) => t.id),
+        newPlaylistId: merge.newPlaylistId,
+        service: 'spotify',
+      });
+    const missing = await alex.post('/api/save-playlist', {
+      playlistName: 'Borrowed',
+      tracks: merge.tracks.map((t) => t.id),
+      newPlaylistId: '00000000-0000-4000-8000-000000000000',
+      service: 'spotify',
+    });
+    expect(missing.status).toBe(404);
+    const seen = (await alex.get(`/api/merged-playlists/${merge.newPlaylistId}`)).body as MergedPlaylist;
+    expect(seen).toMatchObject({ public: false, yours: false, canCopy: false });
+    const refused = await copy();
+    expect(refused.status).toBe(404);
+    // The same answer as for a merge that does not exist: private ids cannot be probed.
+    expect(refused.body).toEqual(missing.body);
+    // Ids alone (the spec payload) only ever find the person's own merges.
+    const byIds = await alex.post('/api/save-playlist', {
+      playlistName: 'Borrowed',
+      tracks: merge.tracks.map((t) => t.id),
+    });
+    expect(byIds.status).toBe(404);
+
+    // Only the owner changes it; to anyone else the merge is not there.
+    expect(
+      (await alex.send('PATCH', `/api/merged-playlists/${merge.newPlaylistId}`, { public: true })).status,
+    ).toBe(404);
+    expect(
+      (
+        await server
+          .newClient()
+          .send('PATCH', `/api/merged-playlists/${merge.newPlaylistId}`, { public: true })
+      ).status,
+    ).toBe(401);
+    const badBody = await sam.send('PATCH', `/api/merged-playlists/${merge.newPlaylistId}`, {
+      public: 'yes',
+    });
+    expect(badBody.status).toBe(400);
+    expect((badBody.body as { message: string }).message).toMatch(/public/);
+
+    const published = await sam.send('PATCH', `/api/merged-playlists/${merge.newPlaylistId}`, {
+      public: true,
+    });
+    expect(published.status, published.text).toBe(200);
+    expect((published.body as MergedPlaylist).public).toBe(true);
+    expect((await alex.get(`/api/merged-playlists/${merge.newPlaylistId}`)).body).toMatchObject({
+      public: true,
+      yours: false,
+      canCopy: true,
+    });
+    const copied = await copy();
+    expect(copied.status, copied.text).toBe(200);
+    expect((copied.body as SavePlaylistResponse).saved).toBe(merge.tracks.length);
+    const created = await alex.post('/api/fetch-playlist-tracks', {
+      playlistUrl: spotifyLink((copied.body as SavePlaylistResponse).playlistId),
+    });
+    expect((created.body as FetchPlaylistTracksResponse).playlist.name).toBe('Borrowed');
+
+    const hidden = await sam.send('PATCH', `/api/merged-playlists/${merge.newPlaylistId}`, { public: false });
+    expect((hidden.body as MergedPlaylist).public).toBe(false);
+    expect((await copy()).status).toBe(404);
+  });
+});
+
 describe('merge invitations', () => {
   it('validates the invitation request', async () => {
     const road = byName('Road Trip');
@@ -286,12 +370,17 @@ describe('merge invitations', () => {
     expect(invitation.inviteUrl).toMatch(new RegExp(`^${server.url}/merge/invite/[A-Za-z0-9_-]{20,}$`));
     const token = invitation.inviteUrl.split('/').at(-1) ?? '';
 
-    // The operator can read the mail in DATA_DIR/outbox; the database keeps only the token's hash.
+    // The operator can read the mail in DATA_DIR/outbox, with the link replaced (the inviter copies it
+    // from the screen): neither the file, the outbox row nor the invitation row holds a working token.
     const outbox = join(server.deps.config.DATA_DIR, 'outbox');
     const mails = readdirSync(outbox).map((file) => readFileSync(join(outbox, file), 'utf8'));
-    const mail = mails.find((text) => text.includes(invitation.inviteUrl));
-    expect(mail).toContain('To: kim@example.com');
+    const mail = mails.find((text) => text.includes('To: kim@example.com'));
     expect(mail).toContain('Road Trip');
+    expect(mail).toContain('[link sent]');
+    for (const text of mails) expect(text).not.toContain(token);
+    const stored = await server.deps.db.select().from(outboxMessages);
+    expect(stored.some((message) => message.recipient === 'kim@example.com')).toBe(true);
+    for (const message of stored) expect(message.body).not.toContain(token);
     const [row] = await server.deps.db
       .select()
       .from(mergeInvitations)
@@ -344,6 +433,14 @@ describe('merge invitations', () => {
       .body as MergedPlaylist;
     expect(page.yourPlaylist).toEqual({ name: 'Road Trip', owner: 'sam' });
     expect(page.friendPlaylist).toEqual({ name: 'Late Night Jazz', owner: 'kim' });
+    // The friend who answered may copy the (private) merge into their own library.
+    const kimSaved = await kim.post('/api/save-playlist', {
+      playlistName: 'Sam x Kim',
+      tracks: merge.tracks.map((t) => t.id),
+      newPlaylistId: merge.newPlaylistId,
+      service: 'spotify',
+    });
+    expect(kimSaved.status, kimSaved.text).toBe(200);
     expect(((await kim.get(`/api/merge/invitations/${token}`)).body as InvitationView).mergedPlaylistId).toBe(
       merge.newPlaylistId,
     );

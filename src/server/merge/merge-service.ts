@@ -3,9 +3,9 @@ import { z } from 'zod';
 import type { MergedPlaylist, MergedTrack, MergePlaylistsResponse } from '../../shared/api/merge';
 import type { MergeInsightInput } from '../ai/engine';
 import type { AppDeps } from '../app-context';
-import { mergedPlaylists } from '../db/schema';
+import { mergedPlaylists, mergeInvitations } from '../db/schema';
 import { isUuid } from '../db/uuid';
-import { badRequest, notFound } from '../http/errors';
+import { badRequest, notFound } from '../domain-errors';
 import type { MusicProvider, NormalizedTrack } from '../providers/types';
 import { bridgeQueries, type MergeResult, mergePlaylists } from './merge-playlists';
 import type { LoadedSide } from './playlist-refs';
@@ -196,7 +196,12 @@ export async function loadMergedRow(deps: AppDeps, id: string) {
   return { ...row, tracks: z.array(storedTrackSchema).parse(row.tracks) };
 }
 
-export async function publicMergedPlaylist(deps: AppDeps, id: string): Promise<MergedPlaylist> {
+/** The merged page; `viewerId` (the signed-in person, if any) decides `yours` and `canCopy`. */
+export async function publicMergedPlaylist(
+  deps: AppDeps,
+  id: string,
+  viewerId?: string,
+): Promise<MergedPlaylist> {
   const row = await loadMergedRow(deps, id);
   const sources = storedSourcesSchema.safeParse(row.sources);
   const side = (value: { name?: string | undefined; owner?: string | undefined } | undefined) =>
@@ -212,7 +217,43 @@ export async function publicMergedPlaylist(deps: AppDeps, id: string): Promise<M
     createdAt: row.createdAt.toISOString(),
     ...(yourSide ? { yourPlaylist: yourSide } : {}),
     ...(friendSide ? { friendPlaylist: friendSide } : {}),
+    public: row.public,
+    yours: viewerId !== undefined && row.userId === viewerId,
+    canCopy: viewerId !== undefined && (await mayCopy(deps, row, viewerId)),
   };
+}
+
+/**
+ * Whether this person may copy the merge into their library (decision 0012): its owner, the friend who
+ * answered the invitation it came from, or anyone when the owner made it public. Others get the same 404 as
+ * for a merge that does not exist, so ids cannot be probed.
+ */
+export async function loadCopyableMerge(deps: AppDeps, id: string, userId: string) {
+  const row = await loadMergedRow(deps, id);
+  if (await mayCopy(deps, row, userId)) return row;
+  throw notFound(MISSING);
+}
+
+async function mayCopy(
+  deps: AppDeps,
+  row: { public: boolean; userId: string | null; invitationId: string | null },
+  userId: string,
+) {
+  if (row.public || row.userId === userId) return true;
+  if (!row.invitationId) return false;
+  const [invitation] = await deps.db
+    .select({ inviterId: mergeInvitations.inviterId, friendUserId: mergeInvitations.friendUserId })
+    .from(mergeInvitations)
+    .where(eq(mergeInvitations.id, row.invitationId));
+  return invitation !== undefined && (invitation.inviterId === userId || invitation.friendUserId === userId);
+}
+
+/** PATCH /api/merged-playlists/:id: only the owner may change it; to anyone else it does not exist. */
+export async function setMergePublic(deps: AppDeps, id: string, userId: string, isPublic: boolean) {
+  const row = await loadMergedRow(deps, id);
+  if (row.userId !== userId) throw notFound(MISSING);
+  await deps.db.update(mergedPlaylists).set({ public: isPublic }).where(eq(mergedPlaylists.id, row.id));
+  return publicMergedPlaylist(deps, row.id, userId);
 }
 
 /** The person's latest merge holding every one of these ids (save-playlist called with ids alone). */

@@ -1,10 +1,12 @@
 import type { SavePlaylistResponse } from '../../shared/api/merge';
 import type { ServiceId } from '../../shared/services';
 import type { AppDeps } from '../app-context';
+import { conflict } from '../domain-errors';
 import { matchTracks } from '../matching';
 import type { NormalizedTrack } from '../providers/types';
 import { DatabaseMatchCache } from '../transfers/db-match-cache';
-import { loadMergedRow, type StoredTrack } from './merge-service';
+import { unknownRegionMessage } from '../transfers/match-job';
+import { loadCopyableMerge, type StoredTrack } from './merge-service';
 
 const asNormalized = (track: StoredTrack): NormalizedTrack => ({
   id: track.trackId,
@@ -25,7 +27,7 @@ export async function saveMergedPlaylist(
   deps: AppDeps,
   input: { userId: string; mergeId: string; service: ServiceId; playlistName: string; trackIds: string[] },
 ): Promise<SavePlaylistResponse> {
-  const row = await loadMergedRow(deps, input.mergeId);
+  const row = await loadCopyableMerge(deps, input.mergeId, input.userId);
   const byId = new Map(row.tracks.map((track) => [track.id, track]));
   const chosen = input.trackIds.flatMap((id) => {
     const track = byId.get(id);
@@ -34,7 +36,9 @@ export async function saveMergedPlaylist(
   const provider = await deps.providers.forUser(input.userId, input.service);
   const foreign = chosen.filter((track) => track.service !== input.service);
   const connection = await deps.providers.connections.get(input.userId, input.service);
-  const region = connection?.region ?? 'us';
+  // Never a silent `us`: matching answers per country, so an unknown one is asked for first.
+  const region = connection?.region;
+  if (!region) throw conflict(unknownRegionMessage(input.service));
   const matches = foreign.length
     ? await matchTracks(foreign.map(asNormalized), provider, {
         region,

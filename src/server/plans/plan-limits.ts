@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, ne } from 'drizzle-orm';
+import { and, asc, eq, gt, ne, type SQL } from 'drizzle-orm';
 import type { Plan } from '../../shared/api/auth';
 import {
   daysUntilReset,
@@ -7,21 +7,23 @@ import {
   type Usage,
 } from '../../shared/api/plans';
 import type { Database } from '../db/client';
-import { transfers } from '../db/schema';
-import { paymentRequired } from '../http/errors';
+import { transfers, users } from '../db/schema';
+import { paymentRequired } from '../domain-errors';
 
 const PERIOD_MS = PLAN_PERIOD_DAYS * 24 * 60 * 60_000;
 
 /**
  * Plan rules, enforced on the server. The free plan's month is a rolling window: a transfer counts for
  * 30 days from when it was started, so the limit resets 30 days after the oldest counted transfer.
- * Failed transfers do not count.
+ * Failed transfers do not count; retrying one makes it count again, so a retry needs a free slot like a
+ * new transfer (see `withTransferSlot`).
  */
 export async function transferUsage(
   db: Database,
   userId: string,
   plan: Plan,
   now = new Date(),
+  except?: SQL,
 ): Promise<Usage> {
   const counted = await db
     .select({ createdAt: transfers.createdAt })
@@ -31,6 +33,7 @@ export async function transferUsage(
         eq(transfers.userId, userId),
         ne(transfers.status, 'failed'),
         gt(transfers.createdAt, new Date(now.getTime() - PERIOD_MS)),
+        except,
       ),
     )
     .orderBy(asc(transfers.createdAt));
@@ -43,8 +46,8 @@ export async function transferUsage(
   };
 }
 
-export async function assertCanTransfer(db: Database, userId: string, plan: Plan) {
-  const usage = await transferUsage(db, userId, plan);
+export async function assertCanTransfer(db: Database, userId: string, plan: Plan, except?: SQL) {
+  const usage = await transferUsage(db, userId, plan, new Date(), except);
   if (usage.transfersAllowed !== null && usage.transfersUsed >= usage.transfersAllowed) {
     const resets = usage.resetsAt ? new Date(usage.resetsAt) : new Date();
     const days = daysUntilReset(resets);
@@ -55,8 +58,41 @@ export async function assertCanTransfer(db: Database, userId: string, plan: Plan
   }
 }
 
+/**
+ * Decides the month's count and the transfer it allows atomically: inside one transaction the user's row
+ * is locked (`SELECT … FOR NO KEY UPDATE`: it excludes the same lock, not the key-share locks other
+ * tables' inserts take on the user), the plan is read from it (not from the session), the count is checked
+ * and `use` writes the transfer that takes the slot (a new row, or a failed one set going again). Two
+ * requests of one person therefore run one after the other on PostgreSQL; on the embedded database
+ * transactions already run one at a time. `retrying` is the failed transfer being retried: it does not
+ * count against itself.
+ */
+export async function withTransferSlot<T>(
+  db: Database,
+  userId: string,
+  use: (tx: Database) => Promise<T>,
+  retrying?: string,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    const [locked] = await tx
+      .select({ plan: users.plan })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for('no key update');
+    if (!locked) throw new Error('the signed-in user no longer exists');
+    await assertCanTransfer(tx, userId, locked.plan, retrying ? ne(transfers.id, retrying) : undefined);
+    return use(tx);
+  });
+}
+
 /** Vault+ features (backups, ZIP export, cloud save). */
 export function assertVault(plan: Plan, feature: string) {
   if (plan !== 'vault')
     throw paymentRequired(`${feature} is a Vault+ feature. A Vault+ subscription is required: see /pricing.`);
+}
+
+/** Pro features (batches, sync): Pro and Vault+ include them, the free plan does not. */
+export function assertPro(plan: Plan, feature: string) {
+  if (plan === 'free')
+    throw paymentRequired(`${feature} is a Pro feature. Upgrade to Pro or Vault+ to use it: see /pricing.`);
 }

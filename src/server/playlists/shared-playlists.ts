@@ -1,10 +1,10 @@
 import type { SessionUser } from '../../shared/api/auth';
 import { SERVICE_LABELS } from '../../shared/services';
 import type { AppDeps } from '../app-context';
-import { ApiError, badRequest } from '../http/errors';
+import { badRequest, notFound, unauthorized } from '../domain-errors';
 import { ProviderError } from '../providers/http';
 import type { PlaylistContents } from '../providers/types';
-import { parsePlaylistLink } from '../share-links/parse';
+import { parsePlaylistLink } from '../service-urls/parse';
 
 /**
  * Reads a playlist someone shared by link. Only ids parsed from a known link form reach a service API;
@@ -26,7 +26,7 @@ export async function readPlaylistFromLink(
       const provider = await deps.providers.appleCatalog(ref.storefront);
       return { ...(await provider.readSharedPlaylist(ref)), service: 'apple' };
     }
-    if (!user) throw new ApiError(401, `Sign in and connect ${label} to read ${label} playlists.`);
+    if (!user) throw unauthorized(`Sign in and connect ${label} to read ${label} playlists.`);
     const provider = await deps.providers.forUser(user.id, ref.service);
     const contents = ref.id.startsWith('p.')
       ? await provider.getPlaylist(ref.id)
@@ -34,7 +34,7 @@ export async function readPlaylistFromLink(
     return { ...contents, service: ref.service };
   } catch (error) {
     if (error instanceof ProviderError && error.kind === 'not_found') {
-      throw new ApiError(404, 'Could not find or access the playlist. Please check the URL and try again.');
+      throw notFound('Could not find or access the playlist. Please check the URL and try again.');
     }
     throw error;
   }

@@ -1,11 +1,20 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { PlaylistSummary as PlaylistDto, Track } from '../../shared/api/playlists';
 import { FOLLOWED_PLAYLIST_MESSAGE, IMPORTED_PLAYLIST_PREFIX } from '../../shared/api/transfer';
+import { LIKED_SONGS_ID, LIKED_SONGS_NAME } from '../../shared/library-ids';
 import type { ServiceId } from '../../shared/services';
 import type { AppDeps } from '../app-context';
 import { importedPlaylists } from '../db/schema';
-import { notFound } from '../http/errors';
-import type { NormalizedTrack, PlaylistContents, PlaylistSummary } from '../providers/types';
+import { isUuid } from '../db/uuid';
+import { notFound } from '../domain-errors';
+import { ProviderError } from '../providers/http';
+import type {
+  MusicProvider,
+  NormalizedTrack,
+  PlaylistContents,
+  PlaylistReadOptions,
+  PlaylistSummary,
+} from '../providers/types';
 
 /**
  * Where a transfer's source comes from: the person's playlists on a service, or a file they imported
@@ -18,6 +27,7 @@ export function toPlaylistDto(playlist: PlaylistSummary): PlaylistDto {
     id: playlist.id,
     name: playlist.name,
     trackCount: playlist.trackCount,
+    ...(playlist.trackCountUnknown ? { trackCountUnknown: true } : {}),
     ...(playlist.imageUrl ? { imageUrl: playlist.imageUrl } : {}),
     ...(playlist.description ? { description: playlist.description } : {}),
     ...(playlist.ownerName ? { ownerName: playlist.ownerName } : {}),
@@ -45,31 +55,73 @@ export async function listSourcePlaylists(
   service: ServiceId,
 ): Promise<PlaylistDto[]> {
   const provider = await deps.providers.forUser(userId, service);
-  const [remote, imported] = await Promise.all([provider.listPlaylists(), listImported(deps, userId)]);
+  const [library, remote, imported] = await Promise.all([
+    listLibrary(provider, service),
+    provider.listPlaylists(),
+    listImported(deps, userId),
+  ]);
   // Development mode lets the app read only the person's own (or collaborative) playlists: say so on
   // step 2, before anyone picks a followed one and meets the refusal in step 3.
   const unreadable = service === 'spotify' && deps.config.SPOTIFY_MODE === 'development';
   return [
+    ...library,
     ...remote.map((playlist) => ({
       ...toPlaylistDto(playlist),
+      kind: 'playlist' as const,
       ...(unreadable && playlist.isOwned === false ? { unreadableReason: FOLLOWED_PLAYLIST_MESSAGE } : {}),
     })),
     ...imported,
   ];
 }
 
+/** Said on the Liked Songs entry of a connection made before Crossfade asked for the library scopes. */
+export const LIBRARY_SCOPE_MESSAGE =
+  'Reconnect Spotify to let Crossfade read your Liked Songs and saved albums.';
+
+/**
+ * The library above the playlists (issue 14): Liked Songs / Favourite Songs, then each saved album. A
+ * Spotify connection without the library scopes (made before they were asked for) answers 403: the
+ * playlists are still listed, and the Liked Songs entry says to reconnect.
+ */
+async function listLibrary(provider: MusicProvider, service: ServiceId): Promise<PlaylistDto[]> {
+  try {
+    const { liked, albums } = await provider.listLibrary();
+    return [
+      { ...toPlaylistDto(liked), kind: 'liked' as const },
+      ...albums.map(({ summary }) => ({ ...toPlaylistDto(summary), kind: 'album' as const })),
+    ];
+  } catch (error) {
+    if (!(error instanceof ProviderError) || error.kind !== 'forbidden') throw error;
+    return [
+      {
+        id: LIKED_SONGS_ID,
+        name: LIKED_SONGS_NAME[service],
+        trackCount: 0,
+        kind: 'liked' as const,
+        unreadableReason: LIBRARY_SCOPE_MESSAGE,
+      },
+    ];
+  }
+}
+
 async function listImported(deps: AppDeps, userId: string): Promise<PlaylistDto[]> {
   const rows = await deps.db
-    .select({ id: importedPlaylists.id, name: importedPlaylists.name, tracks: importedPlaylists.tracks })
+    // The count only: reading the tracks themselves would parse every imported file on each listing.
+    .select({
+      id: importedPlaylists.id,
+      name: importedPlaylists.name,
+      trackCount: sql<number>`jsonb_array_length(${importedPlaylists.tracks})`.mapWith(Number),
+    })
     .from(importedPlaylists)
     .where(eq(importedPlaylists.userId, userId))
     .orderBy(desc(importedPlaylists.createdAt));
   return rows.map((row) => ({
     id: `${IMPORT_PREFIX}${row.id}`,
     name: row.name,
-    trackCount: row.tracks.length,
+    trackCount: row.trackCount,
     description: 'Imported from a file',
     isOwned: true,
+    kind: 'playlist' as const,
   }));
 }
 
@@ -88,10 +140,11 @@ export async function loadSourcePlaylist(
   userId: string,
   service: ServiceId,
   playlistId: string,
+  options?: PlaylistReadOptions,
 ): Promise<PlaylistContents> {
   if (playlistId.startsWith(IMPORT_PREFIX)) {
     const id = playlistId.slice(IMPORT_PREFIX.length);
-    const [row] = /^[0-9a-f-]{36}$/.test(id)
+    const [row] = isUuid(id)
       ? await deps.db
           .select()
           .from(importedPlaylists)
@@ -105,5 +158,5 @@ export async function loadSourcePlaylist(
     };
   }
   const provider = await deps.providers.forUser(userId, service);
-  return provider.getPlaylist(playlistId);
+  return provider.getPlaylist(playlistId, options);
 }

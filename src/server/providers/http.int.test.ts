@@ -78,6 +78,68 @@ describe('HttpClient retries', () => {
   });
 });
 
+describe('HttpClient when a service does not answer (SANDBOX_FAULTS timeout-rate)', () => {
+  /** A server that leaves the first `silent` calls unanswered, then answers 200. */
+  const serveSilently = async (silent: number) => {
+    const { createServer } = await import('node:http');
+    let calls = 0;
+    const server = createServer((_request, response) => {
+      if (calls++ < silent) return;
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as import('node:net').AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      calls: () => calls,
+      close: () => {
+        server.closeAllConnections();
+        server.close();
+      },
+    };
+  };
+  /** The client with a short timeout, counting the requests it sends. */
+  const client = (baseUrl: string) => {
+    const sent = { count: 0 };
+    const http = new HttpClient({
+      service: 'apple',
+      baseUrl,
+      timeoutMs: 500,
+      sleep: async () => undefined,
+      fetchImpl: (input, init) => {
+        sent.count++;
+        return fetch(input, init);
+      },
+      describeError: (status) => new ProviderError('apple', 'unavailable', `status ${status}`, status),
+    });
+    return { http, sent };
+  };
+  const okSchema = z.object({ ok: z.boolean() });
+
+  it('gives up on a read after its timeout and asks again', async () => {
+    const fake = await serveSilently(2);
+    const { http, sent } = client(fake.url);
+    await expect(http.request(okSchema, { url: '/thing' })).resolves.toEqual({ ok: true });
+    expect(sent.count).toBeGreaterThanOrEqual(3);
+    fake.close();
+  });
+
+  it('never repeats a write left unanswered (it may have been applied): the caller reconciles', async () => {
+    const fake = await serveSilently(1);
+    const { http, sent } = client(fake.url);
+    const failure = await http
+      .request(okSchema, { url: '/tracks', method: 'POST', body: {}, retryServerErrors: false })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(failure).toBeInstanceOf(ProviderError);
+    expect((failure as ProviderError).message).toMatch(/did not answer/);
+    expect(sent.count).toBe(1);
+    fake.close();
+  });
+});
+
 describe('HttpClient after a 429', () => {
   it('holds back every other request of the client until the Retry-After has passed', async () => {
     const { createServer } = await import('node:http');

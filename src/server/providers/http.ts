@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import type { ServiceId } from '../../shared/services';
+import { cleanJsonText, containsUnsafeText } from '../../shared/text';
+import type { RollingBudget } from './rate-budget';
 import type { RateLimitListener } from './types';
 
 /**
@@ -46,6 +48,11 @@ export interface HttpClientOptions {
   /** First backoff step for 5xx and for 429s without `Retry-After` (Apple sends none). */
   backoffBaseMs?: number;
   onRateLimit?: RateLimitListener;
+  /**
+   * The service's quota as this process has learned it, shared by every client of the same app: calls
+   * wait for a slot in it rather than run into 429s (see rate-budget.ts).
+   */
+  rateBudget?: RollingBudget;
   /** Turns a non-ok answer into an error a person understands. */
   describeError: (status: number, bodyText: string) => ProviderError;
   fetchImpl?: typeof fetch;
@@ -75,7 +82,7 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 
 export class HttpClient {
   private readonly options: Required<
-    Omit<HttpClientOptions, 'onRateLimit' | 'fetchImpl' | 'sleep' | 'random' | 'describeError'>
+    Omit<HttpClientOptions, 'onRateLimit' | 'rateBudget' | 'fetchImpl' | 'sleep' | 'random' | 'describeError'>
   > &
     HttpClientOptions;
   /** Calls made, by "METHOD /path" with ids folded, for benchmarks and job statistics. */
@@ -99,7 +106,8 @@ export class HttpClient {
   }
 
   set onRateLimit(listener: RateLimitListener | undefined) {
-    this.options.onRateLimit = listener;
+    if (listener) this.options.onRateLimit = listener;
+    else delete this.options.onRateLimit;
   }
 
   resolveUrl(url: string, query?: RequestOptions['query']): URL {
@@ -135,11 +143,17 @@ export class HttpClient {
       const held = this.blockedUntil - Date.now();
       if (held > 0 && !waitedOut) await (this.options.sleep ?? defaultSleep)(held);
       waitedOut = false;
+      const budget = this.options.rateBudget;
+      if (budget) await this.fitBudget(budget);
       let response: Response;
       this.countCall(method, url); // every attempt counts: benchmarks compare real calls with the minimum
       try {
         response = await this.send(method, url, request);
+        // A refusal for the rate limit is not counted by the service, and tells us its budget.
+        budget?.release(response.status !== 429);
+        if (response.status === 429) budget?.learn();
       } catch (error) {
+        budget?.release(true); // it may have reached the service and been counted
         if (request.retryServerErrors === false || serverErrors >= this.options.maxRetries) {
           throw new ProviderError(
             service,
@@ -196,6 +210,29 @@ export class HttpClient {
     }
   }
 
+  /**
+   * Waits for a slot in the learned budget, then takes it. A wait longer than we wait inline fails as a
+   * 429 would (kind `rate_limited` with how long), so a job requeues rather than holds its worker.
+   */
+  private async fitBudget(budget: RollingBudget): Promise<void> {
+    for (;;) {
+      const waitMs = budget.delayMs();
+      if (waitMs <= 0) break;
+      if (waitMs > this.options.maxRetryAfterMs) {
+        const { service } = this.options;
+        throw new ProviderError(
+          service,
+          'rate_limited',
+          `${label(service)} asked us to wait ${Math.ceil(waitMs / 1000)} s before the next request.`,
+          429,
+          waitMs,
+        );
+      }
+      await (this.options.sleep ?? defaultSleep)(waitMs);
+    }
+    budget.take();
+  }
+
   private async send(method: string, url: URL, request: RequestOptions): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json', ...(await request.headers?.()) };
     let body: string | undefined;
@@ -206,7 +243,7 @@ export class HttpClient {
     return (this.options.fetchImpl ?? fetch)(url, {
       method,
       headers,
-      body,
+      ...(body !== undefined ? { body } : {}),
       signal: AbortSignal.timeout(this.options.timeoutMs),
     });
   }
@@ -225,6 +262,9 @@ export class HttpClient {
         response.status,
       );
     }
+    // The text rule for what services send (issue 10): a NUL or lone surrogate in a title people typed is
+    // cleaned here, once, so it can never fail a database write or an encodeURIComponent further on.
+    if (containsUnsafeText(json)) json = cleanJsonText(json);
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

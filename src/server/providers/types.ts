@@ -61,6 +61,8 @@ export interface PlaylistSummary {
   description?: string;
   imageUrl?: string;
   trackCount: number;
+  /** The service left the length out and it was not counted in full: `trackCount` is a lower bound. */
+  trackCountUnknown?: boolean;
   ownerId?: string;
   ownerName?: string;
   /** False for playlists the person follows but cannot change or (Spotify dev mode) read. */
@@ -95,7 +97,7 @@ export interface CreatedPlaylist {
   url: string;
 }
 
-/** Parsed share link (see src/server/share-links). */
+/** Parsed share link (see src/server/service-urls). */
 export interface SharedPlaylistRef {
   service: ServiceId;
   id: string;
@@ -110,6 +112,34 @@ export interface AddTracksProgress {
   /** How many of the given uris are now in the playlist, in order. */
   added: number;
   total: number;
+}
+
+/** A catalog album as the person's library or a catalog lookup gives it. */
+export interface LibraryAlbum {
+  /** The service's catalog album id (Spotify base62, Apple catalog album id). */
+  id: string;
+  name: string;
+  artists: string[];
+  upc?: string;
+  trackCount: number;
+  /** `YYYY-MM-DD`, `YYYY-MM` or `YYYY`. */
+  releaseDate?: string;
+  imageUrl?: string;
+  url?: string;
+}
+
+/** The person's library as collections that read like playlists (see src/shared/library-ids.ts). */
+export interface LibraryOverview {
+  /** Liked Songs (Spotify) / the favourite songs of the Apple Music library: id LIKED_SONGS_ID. */
+  liked: PlaylistSummary;
+  /** Saved albums, each as a summary with id albumCollectionId(album.id). */
+  albums: { summary: PlaylistSummary; album: LibraryAlbum }[];
+}
+
+export interface AlbumQuery {
+  upc?: string;
+  title?: string;
+  artist?: string;
 }
 
 export interface MusicProvider {
@@ -128,7 +158,12 @@ export interface MusicProvider {
 
   getCurrentUser(): Promise<ProviderUser>;
   listPlaylists(): Promise<PlaylistSummary[]>;
-  getPlaylist(playlistId: string): Promise<PlaylistContents>;
+  /**
+   * `onPage` hears how many entries are read so far, and the total when the service says it. Also takes
+   * LIKED_SONGS_ID (the liked / favourite songs, newest first as the service lists them) and
+   * albumCollectionId(albumId) (a saved album's tracks in album order).
+   */
+  getPlaylist(playlistId: string, options?: PlaylistReadOptions): Promise<PlaylistContents>;
   searchTracks(query: TrackQuery, options?: { limit?: number; region?: string }): Promise<NormalizedTrack[]>;
   /** ISRCs are upper-cased and validated by the caller; the answer maps each ISRC to every track carrying it. */
   lookupIsrcs(isrcs: string[], options?: { region?: string }): Promise<Map<string, NormalizedTrack[]>>;
@@ -142,9 +177,42 @@ export interface MusicProvider {
     playlistId: string,
     uris: string[],
     onBatch?: (progress: AddTracksProgress) => void | Promise<void>,
+    /** Runs before each batch is sent (a durable job renews its lease there: the write happens once). */
+    beforeBatch?: () => Promise<void>,
   ): Promise<void>;
+  /**
+   * Removes every occurrence of these tracks from a playlist. Absent where the service cannot remove
+   * (Apple Music playlists are append-only).
+   */
+  removeTracks?(playlistId: string, uris: string[]): Promise<void>;
   /** Which of these tracks can be played in `region` (ISO 3166-1 alpha-2, any case). */
   getAvailability(trackIds: string[], region: string): Promise<Map<string, boolean>>;
   /** A playlist someone shared; errors with a ProviderError(kind 'forbidden') where the service forbids it. */
   readSharedPlaylist(ref: SharedPlaylistRef): Promise<PlaylistContents>;
+
+  /** Liked Songs / favourites and the saved albums, as summaries ready to list above the playlists. */
+  listLibrary(): Promise<LibraryOverview>;
+  /**
+   * Saves tracks as liked (Spotify: PUT /me/library with `spotify:track:` URIs, at most 40 per call; Apple:
+   * adds the catalog songs to the library and rates each one as a favourite). `onBatch` runs after each
+   * confirmed batch, `beforeBatch` before each (lease renewal), as with `addTracks`.
+   */
+  saveTracks(
+    uris: string[],
+    onBatch?: (progress: AddTracksProgress) => void | Promise<void>,
+    beforeBatch?: () => Promise<void>,
+  ): Promise<void>;
+  /** Saves catalog albums to the library (Spotify `spotify:album:` URIs; Apple `ids[albums]`). */
+  saveAlbums(albumIds: string[]): Promise<void>;
+  /**
+   * Catalog album lookup for matching: by UPC when given (Spotify search `upc:`, Apple `filter[upc]`),
+   * else a search by title and artist.
+   */
+  findAlbums(query: AlbumQuery, options?: { region?: string; limit?: number }): Promise<LibraryAlbum[]>;
+  /** A catalog album's tracks, in album order. */
+  getAlbumTracks(albumId: string, options?: { region?: string }): Promise<NormalizedTrack[]>;
+}
+
+export interface PlaylistReadOptions {
+  onPage?: (read: number, total: number | null) => void;
 }

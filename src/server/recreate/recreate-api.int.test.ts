@@ -82,7 +82,7 @@ describe('a recreated list in the transfer pipeline', () => {
     await connectService(client, 'spotify');
     await connectService(client, 'apple');
     const playlists = await client.get('/api/playlists/spotify');
-    const first = (playlists.body as { id: string }[])[0];
+    const first = (playlists.body as { id: string; kind?: string }[]).find((p) => p.kind === 'playlist');
     const read = await client.post('/api/fetch-playlist-tracks', {
       playlistUrl: `https://open.spotify.com/playlist/${first?.id}`,
     });
@@ -120,7 +120,9 @@ describe('POST /api/recreate/from-link', () => {
     const client = await signedIn();
     await connectService(client, 'spotify');
     const playlists = await client.get('/api/playlists/spotify');
-    const first = (playlists.body as { id: string; name: string; trackCount: number }[])[0];
+    const first = (playlists.body as { id: string; name: string; trackCount: number; kind?: string }[]).find(
+      (p) => p.kind === 'playlist',
+    );
     const response = await client.post('/api/recreate/from-link', {
       playlistUrl: `https://open.spotify.com/playlist/${first?.id}`,
     });

@@ -1,7 +1,7 @@
 import type { SessionUser } from '../../shared/api/auth';
 import type { RecreateResponse } from '../../shared/api/recreate';
 import type { AppDeps } from '../app-context';
-import { ApiError } from '../http/errors';
+import { badRequest, invalidRows } from '../domain-errors';
 import { type ListedTrack, parseTrackList } from '../import/track-list';
 import { splitArtistString } from '../matching';
 import { readPlaylistFromLink } from '../playlists/shared-playlists';
@@ -31,7 +31,7 @@ export async function recreateFromList(
   input: { name: string; text: string },
 ): Promise<RecreateResponse> {
   const parsed = parseTrackList(input.text);
-  if (!parsed.ok) throw new ListProblemError(parsed.message, parsed.problems);
+  if (!parsed.ok) throw invalidRows(parsed.message, parsed.problems);
   const tracks = parsed.entries.map(listedTrackToSource);
   const id = await saveImportedPlaylist(deps, {
     userId: user.id,
@@ -63,7 +63,7 @@ export async function recreateFromLink(
 ): Promise<RecreateResponse> {
   const contents = await readPlaylistFromLink(deps, user, playlistUrl);
   const tracks = contents.entries.flatMap((entry) => (entry.kind === 'track' ? [entry.track] : []));
-  if (tracks.length === 0) throw new ApiError(400, 'That playlist has no songs to rebuild.');
+  if (tracks.length === 0) throw badRequest('That playlist has no songs to rebuild.');
   const name = contents.playlist.name.trim() || 'Recreated playlist';
   const id = await saveImportedPlaylist(deps, {
     userId: user.id,
@@ -82,14 +82,4 @@ export async function recreateFromLink(
       : [],
   );
   return { playlist: { id, name, trackCount: tracks.length }, problems, originService: contents.service };
-}
-
-/** A list with no usable line: the 400 carries the row problems so the page can show them. */
-export class ListProblemError extends Error {
-  constructor(
-    message: string,
-    readonly problems: { row: number; message: string }[],
-  ) {
-    super(message);
-  }
 }

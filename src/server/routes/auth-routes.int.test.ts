@@ -189,6 +189,23 @@ describe('sign-in and sessions', () => {
     expect((await replay.get('/api/auth/status')).body).toMatchObject({ authenticated: false });
   });
 
+  it('stops a revoked session at once, even right after it was used', async () => {
+    const { client, account } = await registered();
+    const token = String(client.cookies.get('cf_session'));
+    const replay = server.newClient();
+    replay.cookies.set('cf_session', token);
+    expect((await replay.get('/api/auth/status')).body).toMatchObject({ authenticated: true });
+    expect((await client.post('/api/auth/logout')).status).toBe(204);
+    expect((await replay.get('/api/auth/status')).body).toMatchObject({ authenticated: false, user: null });
+
+    // Removed behind the routes' back (an operator, another code path): also at once.
+    const second = server.newClient();
+    expect((await second.post('/api/auth/login', account)).status).toBe(200);
+    expect((await second.get('/api/auth/status')).body).toMatchObject({ authenticated: true });
+    await server.deps.db.delete(sessions);
+    expect((await second.get('/api/auth/status')).body).toMatchObject({ authenticated: false });
+  });
+
   it('treats an expired session as signed out', async () => {
     const { client, account } = await registered();
     expect((await client.get('/api/auth/status')).body).toMatchObject({ authenticated: true });
@@ -256,19 +273,7 @@ describe('analytics events', () => {
     expect(response.status).toBe(400);
     expect(message(response.body)).toBe(expected);
   });
-
-  it('limits one browser to bursts of 100 events', async () => {
-    const client = server.newClient();
-    const batch = { events: Array.from({ length: 100 }, () => event('feature_used')) };
-    expect((await client.post('/api/events', batch)).status).toBe(202);
-    const over = await client.post('/api/events', { events: [event('feature_used'), event('feature_used')] });
-    expect(over.status).toBe(429);
-    expect(message(over.body)).toMatch(/Too many analytics events/);
-    // Another browser is not affected.
-    expect((await server.newClient().post('/api/events', { events: [event('feature_used')] })).status).toBe(
-      202,
-    );
-  });
+  // The events limit (per account or address) is tested in security/rate-limits.int.test.ts.
 });
 
 describe('HTTP basics', () => {

@@ -1,9 +1,13 @@
 import { type Context, Hono } from 'hono';
-import { appleInitRequestSchema, connectQuerySchema } from '../../shared/api/connections';
+import {
+  appleInitRequestSchema,
+  connectionRegionRequestSchema,
+  connectQuerySchema,
+} from '../../shared/api/connections';
 import { SERVICE_LABELS, type ServiceId } from '../../shared/services';
 import type { AppDeps, AppEnv } from '../app-context';
-import { ConnectionFailed, safeReturnPath } from '../connections/provider-runtime';
-import { ApiError } from '../http/errors';
+import { ConnectionFailed, DEFAULT_RETURN_PATH, safeReturnPath } from '../connections/provider-runtime';
+import { conflict, DomainError } from '../domain-errors';
 import { requireUser } from '../http/require-user';
 import { readJson, validate } from '../http/validation';
 import { ProviderError } from '../providers/http';
@@ -13,14 +17,16 @@ import { ProviderError } from '../providers/http';
  * browser; the callbacks come back from the services' consent pages and return the person to the page
  * they started from, with `?connected=` or `?connectError=` for the page to announce.
  */
-export function connectionRoutes({ providers, logger }: AppDeps) {
+export function connectionRoutes({ providers, logger, config }: AppDeps) {
+  const origin = config.publicUrl;
   const returnPath = (query: Record<string, string>) =>
-    safeReturnPath(validate(connectQuerySchema, query).returnTo ?? '/transfer');
+    safeReturnPath(validate(connectQuerySchema, query).returnTo ?? DEFAULT_RETURN_PATH, origin);
 
+  /** Checked again on the way out: the stored path and the added parameters must stay on our origin. */
   const backTo = (path: string, params: Record<string, string>) => {
-    const url = new URL(path, 'http://local');
+    const url = new URL(safeReturnPath(path, origin), origin);
     for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
-    return `${url.pathname}${url.search}`;
+    return safeReturnPath(`${url.pathname}${url.search}`, origin);
   };
 
   const callback =
@@ -36,13 +42,13 @@ export function connectionRoutes({ providers, logger }: AppDeps) {
         return c.redirect(backTo(returnTo, { connected: service }));
       } catch (error) {
         // A failure after the request was found goes back to where the person started (/transfer, /account).
-        const returnTo = error instanceof ConnectionFailed ? error.returnTo : '/transfer';
+        const returnTo = error instanceof ConnectionFailed ? error.returnTo : DEFAULT_RETURN_PATH;
         const cause = error instanceof ConnectionFailed ? error.cause : error;
         const message =
-          error instanceof ApiError || error instanceof ProviderError
+          error instanceof DomainError || error instanceof ProviderError
             ? error.message
             : `Failed to connect to ${SERVICE_LABELS[service]}`;
-        if (!(cause instanceof ApiError || cause instanceof ProviderError)) {
+        if (!(cause instanceof DomainError || cause instanceof ProviderError)) {
           logger.warn({ err: cause, service }, 'connection callback failed');
         }
         return c.redirect(backTo(returnTo, { connectError: message }));
@@ -74,6 +80,15 @@ export function connectionRoutes({ providers, logger }: AppDeps) {
       const { token } = await readJson(c, appleInitRequestSchema);
       await providers.saveAppleConnection(user.id, token);
       return c.json({ appleConnected: true });
+    })
+    .put('/:service{spotify|apple}/region', async (c) => {
+      const user = requireUser(c);
+      const service = c.req.param('service') as ServiceId;
+      const { region } = await readJson(c, connectionRegionRequestSchema);
+      if (!(await providers.connections.setRegion(user.id, service, region.toLowerCase()))) {
+        throw conflict(`Please connect to ${SERVICE_LABELS[service]} before continuing.`);
+      }
+      return c.json({ region: region.toLowerCase() });
     })
     .post('/:service{spotify|apple}/disconnect', async (c) => {
       const user = requireUser(c);

@@ -3,12 +3,13 @@ import {
   CLOUD_TARGET_LABELS,
   cloudExportRequestSchema,
   exportPlaylistRequestSchema,
-} from '../../shared/api/exports';
+} from '../../shared/api/export';
 import type { AppDeps, AppEnv } from '../app-context';
-import { buildExport } from '../exports/build-export';
-import { contentDisposition } from '../exports/export-files';
-import { listSavedExports, readSavedExport, saveExport } from '../exports/saved-exports';
-import { ApiError, notFound } from '../http/errors';
+import { notFound } from '../domain-errors';
+import { buildExport } from '../export/build-export';
+import { contentDisposition } from '../export/export-files';
+import { listSavedExports, readSavedExport, saveExport } from '../export/saved-exports';
+import { ApiError } from '../http/errors';
 import { requireUser } from '../http/require-user';
 import { readJson } from '../http/validation';
 import { assertVault } from '../plans/plan-limits';

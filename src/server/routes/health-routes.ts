@@ -1,33 +1,6 @@
-import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../app-context';
-import type { Database } from '../db/client';
-
-/** Jobs waiting for a worker (queued and due) and jobs a worker holds: what a load balancer or operator watches. */
-export interface JobBacklog {
-  queued: number;
-  running: number;
-  /** Seconds the oldest due job has waited; 0 when none waits. With no worker running this only grows. */
-  oldestQueuedSeconds: number;
-}
-
-async function jobBacklog(db: Database): Promise<JobBacklog> {
-  const result = await db.execute(sql`
-    select
-      count(*) filter (where status = 'queued' and run_after <= now()) as queued,
-      count(*) filter (where status = 'running') as running,
-      coalesce(extract(epoch from now() - min(run_after) filter (where status = 'queued' and run_after <= now())), 0)
-        as oldest
-    from jobs
-    where status in ('queued', 'running')`);
-  const row = (result as unknown as { rows: { queued: unknown; running: unknown; oldest: unknown }[] })
-    .rows[0];
-  return {
-    queued: Number(row?.queued ?? 0),
-    running: Number(row?.running ?? 0),
-    oldestQueuedSeconds: Math.round(Number(row?.oldest ?? 0)),
-  };
-}
+import { jobBacklog } from '../jobs/job-queue';
 
 /**
  * `GET /api/health`: 200 with the job backlog while the database answers, 503 when it does not (so a

@@ -8,7 +8,7 @@ import {
   updateLinkRequestSchema,
 } from '../../shared/api/links';
 import type { AppDeps, AppEnv } from '../app-context';
-import { notFound } from '../http/errors';
+import { notFound } from '../domain-errors';
 import { requireUser } from '../http/require-user';
 import { readJson } from '../http/validation';
 import {
@@ -25,6 +25,7 @@ import {
 import { openLinks } from '../links/public-link';
 import { resolveLinkTarget } from '../links/resolve-target';
 import { visitorHash, visitorId } from '../links/visitor';
+import { enforceRateLimit, HOUR_MS } from '../security/rate-limit';
 
 /** Shareable ("sniper") links: the owner's /api/links and the public /api/public/links/:slug. */
 export function linkRoutes(deps: AppDeps) {
@@ -33,6 +34,14 @@ export function linkRoutes(deps: AppDeps) {
     if (!link) throw notFound(LINK_MESSAGES.notFound);
     if (!link.active) throw notFound(LINK_MESSAGES.inactive);
     return link;
+  };
+
+  // The public page's e-mail signup needs no account: limited per link and address.
+  const signups = {
+    bucket: 'link-signup',
+    limit: deps.config.LINK_SIGNUP_LIMIT_PER_HOUR,
+    windowMs: HOUR_MS,
+    message: 'Too many signups from your network for this link.',
   };
 
   return new Hono<AppEnv>()
@@ -69,7 +78,7 @@ export function linkRoutes(deps: AppDeps) {
         slug: link.slug,
         name: link.name,
         target,
-        open: openLinks(link.name, target),
+        open: openLinks(link.name, target, deps.providers.sandboxPages),
       };
       c.header('cache-control', 'no-store');
       return c.json(answer);
@@ -77,6 +86,7 @@ export function linkRoutes(deps: AppDeps) {
     .post('/public/links/:slug/signup', async (c) => {
       const { email } = await readJson(c, linkSignupRequestSchema);
       const link = await activeLink(c.req.param('slug'));
+      await enforceRateLimit(deps.db, signups, `${link.id} ${c.get('clientAddress')}`);
       const added = await addSignup(deps.db, link.id, email);
       const answer: LinkSignupResponse = added
         ? { message: LINK_MESSAGES.signedUp, alreadySignedUp: false }

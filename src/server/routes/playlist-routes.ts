@@ -8,7 +8,8 @@ import {
 } from '../../shared/api/playlists';
 import { serviceIdSchema } from '../../shared/services';
 import type { AppDeps, AppEnv } from '../app-context';
-import { ApiError, badRequest } from '../http/errors';
+import { badRequest, invalidRows } from '../domain-errors';
+import { ApiError } from '../http/errors';
 import { requireUser } from '../http/require-user';
 import { readJson, validate } from '../http/validation';
 import { MAX_IMPORT_BYTES, parsePlaylistCsv } from '../import/csv-playlist';
@@ -76,7 +77,7 @@ export function playlistRoutes(deps: AppDeps) {
         const bytes = new Uint8Array(await c.req.arrayBuffer());
         if (bytes.length === 0) throw badRequest('The file is empty.');
         const result = parsePlaylistCsv(bytes, fileName ? { fileName } : {});
-        if (!result.ok) return c.json({ message: result.message, problems: result.problems }, 400);
+        if (!result.ok) throw invalidRows(result.message, result.problems);
         const playlistId = await saveImportedPlaylist(deps, {
           userId: user.id,
           name: result.playlistName,

@@ -3,7 +3,7 @@ import { recreateFromLinkRequestSchema, recreateRequestSchema } from '../../shar
 import type { AppDeps, AppEnv } from '../app-context';
 import { requireUser } from '../http/require-user';
 import { readJson } from '../http/validation';
-import { ListProblemError, recreateFromLink, recreateFromList } from '../recreate/recreate-playlist';
+import { recreateFromLink, recreateFromList } from '../recreate/recreate-playlist';
 
 /** /recreate: a lost playlist rebuilt from a pasted list or a share link, then handed to the wizard. */
 export function recreateRoutes(deps: AppDeps) {
@@ -11,13 +11,7 @@ export function recreateRoutes(deps: AppDeps) {
     .post('/recreate', async (c) => {
       const user = requireUser(c);
       const request = await readJson(c, recreateRequestSchema);
-      try {
-        return c.json(await recreateFromList(deps, user, request), 201);
-      } catch (error) {
-        if (error instanceof ListProblemError)
-          return c.json({ message: error.message, problems: error.problems }, 400);
-        throw error;
-      }
+      return c.json(await recreateFromList(deps, user, request), 201);
     })
     .post('/recreate/from-link', async (c) => {
       const user = requireUser(c);

@@ -5,15 +5,15 @@ import {
   CSV_FILE_NAME,
   matchChoiceSchema,
   matchRequestSchema,
+  searchQuerySchema,
   transferRequestSchema,
 } from '../../shared/api/transfer';
 import type { AppDeps, AppEnv } from '../app-context';
-import { notFound } from '../http/errors';
+import { notFound } from '../domain-errors';
 import { requireUser } from '../http/require-user';
 import { readJson, validate } from '../http/validation';
 import { getJob } from '../jobs/job-queue';
 import { isTerminal, toJobView, waitForJob } from '../jobs/job-view';
-import { toTrackDto } from '../playlists/source-playlists';
 import {
   acceptAllInReview,
   applyMatchChoice,
@@ -34,11 +34,6 @@ import {
 /** How long a request waits for a quick job before answering 202 with the job to follow. */
 const INLINE_WAIT_MS = 2_500;
 const positionSchema = z.coerce.number({ error: 'Unknown track position' }).int().min(0).max(100_000);
-const searchQuerySchema = z
-  .string()
-  .trim()
-  .min(1, 'Type something to search for')
-  .max(200, 'That search is too long');
 
 /** Matching, review, transfers, their jobs and the CSV (spec sections 3, 5, 7). */
 export function transferRoutes(deps: AppDeps) {
@@ -71,8 +66,7 @@ export function transferRoutes(deps: AppDeps) {
       const user = requireUser(c);
       const position = validate(positionSchema, c.req.param('position'));
       const text = validate(searchQuerySchema, c.req.query('q') ?? '');
-      const results = await searchForRow(deps, user.id, c.req.param('matchSetId'), position, text);
-      return c.json(results.map((result) => ({ ...result, track: toTrackDto(result.track) })));
+      return c.json(await searchForRow(deps, user.id, c.req.param('matchSetId'), position, text));
     })
     .post('/transfer', async (c) => {
       const user = requireUser(c);
@@ -130,7 +124,7 @@ export function transferRoutes(deps: AppDeps) {
 }
 
 async function ownedJob(deps: AppDeps, userId: string, jobId: string) {
-  const job = /^[0-9a-f-]{36}$/.test(jobId) ? await getJob(deps.db, jobId) : undefined;
+  const job = await getJob(deps.db, jobId);
   if (!job || job.userId !== userId) throw notFound('That job does not exist.');
   return job;
 }

@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { ROOMY_LIMITS } from './roomy-limits';
+import { SERVER_BUNDLE_ENV } from './server-bundle';
 
 /**
  * The real server as a separate process, for tests that must kill it (crash and resume) or run several
@@ -23,10 +26,28 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** Spawns a TypeScript entry point (run through tsx, as `npm run dev` does) and collects its output. */
+/** The compiled file of each entry point in the run's server bundle (scripts/build-server.mjs names them). */
+const BUNDLED: Record<string, string> = {
+  'src/server/main.ts': 'main.js',
+  'src/server/worker.ts': 'worker.js',
+  'src/sandbox/main.ts': 'sandbox.js',
+  'src/cli/main.ts': 'cli.js',
+};
+
+/**
+ * The command line that runs an entry point: its compiled file when the process tier built the server
+ * (server-bundle.ts), else the TypeScript source through tsx, as `npm run dev` does.
+ */
+export function entryCommand(entry: string): string[] {
+  const bundle = process.env[SERVER_BUNDLE_ENV];
+  const compiled = BUNDLED[entry];
+  return bundle && compiled ? [join(bundle, compiled)] : ['--import', 'tsx', entry];
+}
+
+/** Spawns an entry point and collects its output. */
 function spawnEntry(entry: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+  const child = spawn(process.execPath, entryCommand(entry), {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...ROOMY_LIMITS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -11,6 +11,7 @@ import type { AppDeps } from '../app-context';
 import { type Config, loadConfig } from '../config';
 import { createLogger, type Logger } from '../logger';
 import { createRuntime } from '../runtime';
+import { ROOMY_LIMITS } from './roomy-limits';
 import { createTestDatabase } from './test-database';
 
 /**
@@ -55,6 +56,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     PORT: String(port),
     PUBLIC_URL: url,
     SANDBOX_RATE_LIMIT: '0',
+    ...ROOMY_LIMITS,
     ...options.env,
   });
   const { deps, mounts, jobRunner } = await createRuntime(
@@ -66,7 +68,6 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       catalog: options.catalog ?? testCatalog(),
     },
   );
-  deps.providers.internalOrigin = url;
   const app = createApp(deps, { mounts });
   server.on('request', getRequestListener(app.fetch));
   jobRunner?.start();
@@ -126,7 +127,7 @@ export class TestClient {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
       headers,
-      body: payload,
+      ...(payload !== undefined ? { body: payload } : {}),
       redirect: 'manual',
     });
     for (const cookie of response.headers.getSetCookie()) {

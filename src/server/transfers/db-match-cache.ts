@@ -40,8 +40,7 @@ export class DatabaseMatchCache implements MatchCache {
         .where(and(this.scope(), inArray(matchCache.lookupKey, slice)));
       for (const key of slice) this.known.set(key, null);
       for (const row of rows) {
-        if (Date.now() - row.createdAt.getTime() <= MAX_AGE_MS)
-          this.known.set(row.key, row.value as CachedLookup);
+        if (Date.now() - row.createdAt.getTime() <= MAX_AGE_MS) this.known.set(row.key, row.value);
       }
     }
   }

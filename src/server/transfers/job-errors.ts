@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors';
+import { DomainError } from '../domain-errors';
 import { PermanentJobError, RetryLater } from '../jobs/job-runner';
 import { ProviderError } from '../providers/http';
 
@@ -25,7 +25,8 @@ export function classifyJobError(error: unknown): unknown {
       return new PermanentJobError(error.message);
     }
   }
-  if (error instanceof ApiError && error.status < 500) return new PermanentJobError(error.message);
+  if (error instanceof DomainError && error.kind !== 'not_configured')
+    return new PermanentJobError(error.message);
   return error;
 }
 

@@ -2,14 +2,18 @@ import { and, asc, desc, eq, getTableColumns } from 'drizzle-orm';
 import type { MatchChoice, MatchRequest, MatchRow, MatchSetView } from '../../shared/api/transfer';
 import type { AppDeps } from '../app-context';
 import { matchRows, matchSets } from '../db/schema';
-import { badRequest, notFound } from '../http/errors';
+import { isUuid } from '../db/uuid';
+import { badRequest, conflict, notFound } from '../domain-errors';
 import { enqueue } from '../jobs/define-job';
 import { getJob } from '../jobs/job-queue';
 import { prepareTrack } from '../matching/prepare';
 import { scoreCandidate, statusFor, unmatchedReasons } from '../matching/score';
 import type { NormalizedTrack } from '../providers/types';
-import { matchJob } from './match-job';
-import { type StoredCandidate, toMatchRow } from './match-rows';
+import { albumMatchView, collectionKind } from './library-collections';
+import { searchAgainstSource } from './manual-search';
+import { matchJob, unknownRegionMessage } from './match-job';
+import { chosenTrack, type StoredCandidate, toMatchRow } from './match-rows';
+import { forgetRule, rememberRule } from './match-rules';
 
 /**
  * Starting a match run, reading it back, and the person's fixes. The matching itself runs as a durable
@@ -45,6 +49,9 @@ export async function startMatch(
   userId: string,
   request: MatchRequest & { playlistName?: string },
 ) {
+  const destination = await deps.providers.connections.get(userId, request.destinationService);
+  if (destination && destination.region === null)
+    throw conflict(unknownRegionMessage(request.destinationService));
   const [set] = await deps.db
     .insert(matchSets)
     .values({
@@ -66,7 +73,7 @@ export async function startMatch(
 const { sourceEntries: _sourceEntries, ...matchSetColumns } = getTableColumns(matchSets);
 
 async function ownedSet(deps: AppDeps, userId: string, matchSetId: string) {
-  const [set] = /^[0-9a-f-]{36}$/.test(matchSetId)
+  const [set] = isUuid(matchSetId)
     ? await deps.db
         .select(matchSetColumns)
         .from(matchSets)
@@ -102,6 +109,8 @@ export async function getMatchSetView(
       : [];
   return {
     matchSetId: set.id,
+    kind: collectionKind(set.sourcePlaylistId),
+    albumMatch: set.albumMatch ? albumMatchView(set.albumMatch) : null,
     status,
     playlistName: set.sourcePlaylistName,
     sourceService: set.sourceService,
@@ -152,7 +161,7 @@ export async function applyMatchChoice(
   position: number,
   choice: MatchChoice,
 ): Promise<MatchRow> {
-  const { row } = await ownedRow(deps, userId, matchSetId, position);
+  const { set, row } = await ownedRow(deps, userId, matchSetId, position);
   if (row.status === 'skipped' && row.decidedBy === 'engine') {
     throw badRequest('This item cannot be transferred (it is not a track on the source service).');
   }
@@ -231,6 +240,14 @@ export async function applyMatchChoice(
     .where(and(eq(matchRows.matchSetId, row.matchSetId), eq(matchRows.position, position)))
     .returning();
   if (!updated) throw notFound('That track is not in this match result.');
+  // The choice becomes the person's rule for this song (issue 14); resetting the row forgets it.
+  const scope = {
+    userId,
+    sourceService: set.sourceService,
+    destinationService: set.destinationService,
+  };
+  if (choice.action === 'reset') await forgetRule(deps.db, scope, row.source);
+  else await rememberRule(deps.db, scope, row.source, chosenTrack(updated));
   return toMatchRow(updated);
 }
 
@@ -243,17 +260,5 @@ export async function searchForRow(
   text: string,
 ) {
   const { set, row } = await ownedRow(deps, userId, matchSetId, position);
-  const destination = await deps.providers.forUser(userId, set.destinationService);
-  const results = await destination.searchTracks({ text }, { limit: 10 });
-  const source = prepareTrack(row.source);
-  return results
-    .map((track) => ({ track, scored: scoreCandidate(source, prepareTrack(track)) }))
-    .sort((a, b) => b.scored.confidence - a.scored.confidence)
-    .map(({ track, scored }) => ({
-      track,
-      confidence: scored.confidence,
-      reasons: scored.reasons,
-      versionLabels: [...scored.versionLabels],
-      sameVersion: scored.sameVersion,
-    }));
+  return searchAgainstSource(deps, userId, set.destinationService, row.source, text);
 }

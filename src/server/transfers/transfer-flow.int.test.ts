@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlaylistSummary } from '../../shared/api/playlists';
-import type { MatchRow, MatchSetView, TransferResult } from '../../shared/api/transfer';
-import { providerConnections } from '../db/schema';
+import type { Candidate, MatchRow, MatchSetView, TransferResult } from '../../shared/api/transfer';
+import { matchRows, providerConnections } from '../db/schema';
 import { connectService } from '../testing/connect-service';
 import { startTestServer, type TestClient, type TestServer } from '../testing/test-server';
 import { waitUntil } from '../testing/wait-until';
@@ -202,6 +202,33 @@ describe('matching, fixing and transferring', () => {
     expect(search.status).toBe(200);
     expect((search.body as unknown[]).length).toBeGreaterThan(0);
 
+    // A track found by the person's own search is scored against the song like any candidate: the row
+    // carries that score and "Chosen by you", not the engine's old confidence.
+    const toSearch = view.results.find(
+      (row) =>
+        row.status === 'accepted' &&
+        row.position !== withAlternatives.position &&
+        row.position !== toSkip.position,
+    ) as MatchRow;
+    const found = (
+      await client.get(
+        `/api/match/${view.matchSetId}/rows/${toSearch.position}/search?q=${encodeURIComponent(toSearch.sourceTrack.name)}`,
+      )
+    ).body as Candidate[];
+    const searched =
+      found.find((candidate) => candidate.track.id !== toSearch.destinationTrack?.id) ?? found[0];
+    if (!searched) throw new Error('the search found nothing');
+    const manual = await client.send('PATCH', `/api/match/${view.matchSetId}/rows/${toSearch.position}`, {
+      action: 'manual',
+      track: { ...searched.track, uri: searched.track.uri ?? searched.track.id },
+    });
+    expect(manual.status).toBe(200);
+    const manualRow = manual.body as MatchRow;
+    expect(manualRow.destinationTrack?.id).toBe(searched.track.id);
+    expect(manualRow.decidedBy).toBe('person');
+    expect(manualRow.confidence).toBe(searched.confidence);
+    expect(manualRow.reasons[0]).toBe('Chosen by you');
+
     const bad = await client.send('PATCH', `/api/match/${view.matchSetId}/rows/0`, {
       action: 'choose',
       trackId: 'nope',
@@ -246,7 +273,7 @@ describe('matching, fixing and transferring', () => {
       .trim()
       .split('\r\n');
     expect(lines[0]).toBe(
-      'Track Name,Artist,Album,Duration,Destination Track,Destination Artist,Confidence,Status,Reason',
+      'Track Name,Artist,Album,Duration,Destination Track,Destination Artist,Confidence,Status,Reason,Verified',
     );
     expect(lines).toHaveLength(roadTrip.trackCount + 1);
     expect(csv.text).toContain('skipped');
@@ -254,14 +281,52 @@ describe('matching, fixing and transferring', () => {
     // what was written, hand-picked rows included.
     const pickedLine = lines[withAlternatives.position + 1] ?? '';
     expect(pickedLine).toContain(`,${alternative.confidence},transferred,Chosen by you`);
+    expect(pickedLine.endsWith(',verified')).toBe(true);
+    const searchedLine = lines[toSearch.position + 1] ?? '';
+    expect(searchedLine).toContain(`,${searched.confidence},transferred,Chosen by you`);
+    // Every write was read back and found.
+    expect(transfer.verifiedTracks).toBe(expected.length);
+    expect(transfer.verificationMissing).toEqual([]);
     const written = finalRows.filter((row) => row.destinationTrack && row.status === 'accepted');
     expect(transfer.overallConfidence).toBe(
       Math.round(written.reduce((sum, row) => sum + row.confidence, 0) / written.length),
+    );
+    // The account's history shows the same overall confidence.
+    const history = (await client.get('/api/transfers')).body as TransferResult[];
+    expect(history.find((item) => item.transferId === transfer.transferId)?.overallConfidence).toBe(
+      transfer.overallConfidence,
     );
     // The spec's page downloads the CSV with the transfer result's playlistId (the destination playlist).
     const byPlaylistId = await client.get(`/api/export/csv/${encodeURIComponent(transfer.playlistId)}`);
     expect(byPlaylistId.status).toBe(200);
     expect(byPlaylistId.text).toBe(csv.text);
+
+    // The CSV describes what was added (a snapshot at transfer time): skipping the hand-picked row and
+    // changing another row's stored match afterwards leaves the file as it was.
+    const changed = await client.send(
+      'PATCH',
+      `/api/match/${view.matchSetId}/rows/${withAlternatives.position}`,
+      { action: 'skip' },
+    );
+    expect((changed.body as MatchRow).status).toBe('skipped');
+    const otherLine = lines.findIndex(
+      (line, index) => index > 0 && index - 1 !== withAlternatives.position && line.includes(',transferred,'),
+    );
+    const otherPosition = otherLine - 1;
+    expect(otherPosition).toBeGreaterThanOrEqual(0);
+    await server.deps.db
+      .update(matchRows)
+      .set({ status: 'unmatched', chosenId: null, candidates: [], reasons: ['changed after the transfer'] })
+      .where(and(eq(matchRows.matchSetId, view.matchSetId), eq(matchRows.position, otherPosition)));
+    const live = ((await client.get(`/api/match/${view.matchSetId}`)).body as MatchSetView).results;
+    const livePosition = (position: number) => live.find((row) => row.position === position);
+    expect(livePosition(withAlternatives.position)?.status).toBe('skipped');
+    expect(livePosition(otherPosition)?.destinationTrack ?? null).toBeNull();
+    const later = await client.get(`/api/export/csv/${transfer.transferId}`);
+    expect(later.status).toBe(200);
+    expect(later.text).toBe(csv.text);
+    expect(later.text).toContain(`,${alternative.confidence},transferred,Chosen by you`);
+    expect(later.text).not.toContain('changed after the transfer');
   });
 
   it('stops a free account at its second transfer of the month with a way forward', async () => {

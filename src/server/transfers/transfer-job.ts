@@ -1,15 +1,29 @@
 import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
+import { parseCollectionId } from '../../shared/library-ids';
 import { SERVICE_LABELS } from '../../shared/services';
 import type { AppDeps } from '../app-context';
-import { matchRows, transfers } from '../db/schema';
+import { matchRows, matchSets, transfers } from '../db/schema';
+import type { LibrarySaveRecord } from '../db/stored-json';
 import { defineJob } from '../jobs/define-job';
 import type { JobContext } from '../jobs/job-runner';
 import { PermanentJobError } from '../jobs/job-runner';
 import type { CreatedPlaylist, MusicProvider } from '../providers/types';
 import { findMarkedPlaylist, isUncertainWriteFailure, settledProgress } from './destination-progress';
 import { classifyJobError, JOB_INLINE_WAIT_MS } from './job-errors';
+import { savedToText, savedTracksPlace } from './library-collections';
+import {
+  combineVerifications,
+  type LibraryJobState,
+  type LibraryPlan,
+  libraryDestination,
+  libraryPlan,
+  saveToLibrary,
+  verifyLibrary,
+} from './library-transfer';
 import { chosenTrack, type MatchRowRecord } from './match-rows';
+import { transferCsvLines } from './transfer-csv-lines';
+import { type VerificationResult, verifyDestination } from './verify-destination';
 
 /**
  * Adds the matched tracks to a new destination playlist, in source order, in batches at the service's
@@ -23,10 +37,13 @@ import { chosenTrack, type MatchRowRecord } from './match-rows';
  */
 export const TRANSFER_JOB = 'transfer';
 
-interface TransferJobState {
-  destinationPlaylistId: string;
-  destinationUrl: string;
+export interface TransferJobState extends LibraryJobState {
+  /** The destination playlist, once created (a library collection without a playlist has none). */
+  destinationPlaylistId?: string;
+  destinationUrl?: string;
   added: number;
+  /** Every add was confirmed; a resumed run goes straight to reading the destination back. */
+  verifying?: true;
 }
 
 export const transferMarker = (transferId: string) => `crossfade-transfer:${transferId.slice(0, 8)}`;
@@ -50,6 +67,9 @@ export function tracksToAdd(rows: MatchRowRecord[], includeUnmatched: boolean) {
 
 const transferJobPayloadSchema = z.object({ transferId: z.uuid() });
 type TransferJobPayload = z.infer<typeof transferJobPayloadSchema>;
+
+/** Longest rate-limit wait inside the read-back (see where it is used); longer ones still requeue. */
+const READ_BACK_INLINE_WAIT_MS = 60_000;
 
 /** Failed adds in a row (none confirmed in between) reconciled inline before the attempt fails. */
 const MAX_UNCERTAIN_WRITES = 5;
@@ -113,47 +133,155 @@ export function createTransferJobHandler(deps: AppDeps) {
             .catch(() => undefined),
       });
 
-      const resuming = state !== undefined || context.job.attempts > 1;
-      const marker = transferMarker(transferId);
-      if (!state) {
-        const created = await createOnce(destination, resuming, marker, () =>
-          destination.createPlaylist(
-            transfer.name,
-            `Moved from ${SERVICE_LABELS[transfer.sourceService]} with Crossfade (${marker})`,
-          ),
-        );
-        state = { destinationPlaylistId: created.id, destinationUrl: created.url, added: 0 };
-        await context.checkpoint(state, { done: 0, total, phase: 'adding' });
-        await deps.db
-          .update(transfers)
-          .set({ destinationPlaylistId: created.id, destinationUrl: created.url })
-          .where(eq(transfers.id, transferId));
+      // A library collection (issue 14) is saved as liked songs or as an album; Liked Songs may also go
+      // to a playlist, which then takes the path every playlist takes below.
+      const collection = parseCollectionId(transfer.sourcePlaylistId);
+      let library: LibraryPlan | null = null;
+      if (collection) {
+        const [set] = await deps.db
+          .select({ albumMatch: matchSets.albumMatch })
+          .from(matchSets)
+          .where(eq(matchSets.id, transfer.matchSetId));
+        library = libraryPlan(collection.kind, set?.albumMatch ?? null, selected);
+        state = await saveToLibrary(destination, library, state, context, total);
       }
-      const current = state;
-      // What is really in the destination decides where to go on (we are its only writer); on Apple only
-      // once its reads have caught up with our last writes.
-      if (resuming) added = await settledProgress(destination, current.destinationPlaylistId, uris, added);
+      const toPlaylist = collection === null || transfer.alsoAddToPlaylist;
+      const playlistName = collection
+        ? `${transfer.name} (from ${SERVICE_LABELS[transfer.sourceService]})`
+        : transfer.name;
 
-      // A 5xx or a lost answer on an add may or may not have been applied: reconcile and go on, rather
-      // than fail the attempt (a streak of failures with no progress still fails it).
-      let failuresWithoutProgress = 0;
-      for (;;) {
-        const from = added;
-        try {
-          await destination.addTracks(current.destinationPlaylistId, uris.slice(from), async (progress) => {
-            added = from + progress.added;
-            failuresWithoutProgress = 0;
+      // A read-back that has begun is finished even when it must wait for the rate limit (at most about
+      // the service's window): a requeue would start it again from its first page and spend those calls twice.
+      const readBackClient = () =>
+        deps.providers.forUser(transfer.userId, transfer.destinationService, {
+          maxInlineWaitMs: READ_BACK_INLINE_WAIT_MS,
+          onRateLimit: ({ waitMs }) =>
+            void context
+              .progress({
+                done: total,
+                total,
+                phase: 'verifying',
+                waitingUntil: new Date(Date.now() + waitMs).toISOString(),
+              })
+              .catch(() => undefined),
+        });
+      let playlistVerification: VerificationResult | null = null;
+      if (toPlaylist) {
+        const resuming = state?.destinationPlaylistId !== undefined || context.job.attempts > 1;
+        const marker = transferMarker(transferId);
+        if (state?.destinationPlaylistId === undefined) {
+          const created = await createOnce(destination, resuming, marker, () =>
+            destination.createPlaylist(
+              playlistName,
+              `Moved from ${SERVICE_LABELS[transfer.sourceService]} with Crossfade (${marker})`,
+            ),
+          );
+          state = { ...state, destinationPlaylistId: created.id, destinationUrl: created.url, added: 0 };
+          added = 0;
+          await context.checkpoint(state, { done: 0, total, phase: 'adding' });
+          await deps.db
+            .update(transfers)
+            .set({ destinationPlaylistId: created.id, destinationUrl: created.url })
+            .where(eq(transfers.id, transferId));
+        }
+        const current = state;
+        const playlistId = current.destinationPlaylistId;
+        if (playlistId === undefined) throw new Error('the destination playlist was not created');
+        // What is really in the destination decides where to go on (we are its only writer); on Apple only
+        // once its reads have caught up with our last writes.
+        // (After verification began, the playlist may hold re-added tracks at its end: no prefix any more.)
+        if (resuming && !current.verifying) {
+          added = await settledProgress(destination, playlistId, uris, added);
+        }
+
+        // A 5xx or a lost answer on an add may or may not have been applied: reconcile and go on, rather
+        // than fail the attempt (a streak of failures with no progress still fails it).
+        let failuresWithoutProgress = 0;
+        for (; !current.verifying; ) {
+          const from = added;
+          try {
+            await destination.addTracks(
+              playlistId,
+              uris.slice(from),
+              async (progress) => {
+                added = from + progress.added;
+                failuresWithoutProgress = 0;
+                await context.checkpoint({ ...current, added }, { done: added, total, phase: 'adding' });
+                await deps.db
+                  .update(transfers)
+                  .set({ addedTracks: added })
+                  .where(eq(transfers.id, transferId));
+              },
+              context.holdLease,
+            );
+            break;
+          } catch (error) {
+            if (!isUncertainWriteFailure(error) || ++failuresWithoutProgress > MAX_UNCERTAIN_WRITES)
+              throw error;
+            added = await settledProgress(destination, playlistId, uris, added);
             await context.checkpoint({ ...current, added }, { done: added, total, phase: 'adding' });
             await deps.db.update(transfers).set({ addedTracks: added }).where(eq(transfers.id, transferId));
-          });
-          break;
-        } catch (error) {
-          if (!isUncertainWriteFailure(error) || ++failuresWithoutProgress > MAX_UNCERTAIN_WRITES)
-            throw error;
-          added = await settledProgress(destination, current.destinationPlaylistId, uris, added);
-          await context.checkpoint({ ...current, added }, { done: added, total, phase: 'adding' });
-          await deps.db.update(transfers).set({ addedTracks: added }).where(eq(transfers.id, transferId));
+          }
         }
+
+        // Verify every write (issue 14): read the destination back, add once more what is missing.
+        await context.checkpoint(
+          { ...current, added: total, verifying: true },
+          { done: total, total, phase: 'verifying' },
+        );
+        playlistVerification = await verifyDestination(
+          await readBackClient(),
+          playlistId,
+          selected.map((item) => ({ position: item.row.position, track: item.track })),
+          {
+            onPhase: (phase) => context.progress({ done: total, total, phase }).catch(() => undefined),
+            beforeWrite: context.holdLease,
+          },
+        );
+      }
+      const libraryVerification = library
+        ? await verifyLibrary(await readBackClient(), library, {
+            onPhase: (phase) => context.progress({ done: total, total, phase }).catch(() => undefined),
+            beforeWrite: context.holdLease,
+          })
+        : null;
+      const verification = combineVerifications(
+        selected.length,
+        [libraryVerification, playlistVerification].filter((v): v is VerificationResult => v !== null),
+      );
+
+      let librarySave: LibrarySaveRecord | null = null;
+      const libraryPlace: Record<number, string> = {};
+      if (library && collection) {
+        const playlist =
+          toPlaylist && state?.destinationPlaylistId
+            ? { id: state.destinationPlaylistId, url: state.destinationUrl ?? '', name: playlistName }
+            : null;
+        librarySave = {
+          kind: collection.kind,
+          savedTo: savedToText({
+            kind: collection.kind,
+            destination: transfer.destinationService,
+            albumSaved: library.album !== null,
+            savedTracks: library.trackItems.length,
+            playlistName: playlist?.name ?? null,
+          }),
+          album: library.album
+            ? {
+                id: library.album.id,
+                name: library.album.name,
+                artists: library.album.artists,
+                ...(library.album.url ? { url: library.album.url } : {}),
+              }
+            : null,
+          savedTracks: library.trackItems.length,
+          playlist,
+        };
+        const service = SERVICE_LABELS[transfer.destinationService];
+        for (const item of library.albumItems)
+          libraryPlace[item.row.position] = `saved with the album to your ${service} library`;
+        for (const item of library.trackItems)
+          libraryPlace[item.row.position] = `saved to ${savedTracksPlace(transfer.destinationService)}`;
       }
 
       const matched = selected.length;
@@ -169,6 +297,17 @@ export function createTransferJobHandler(deps: AppDeps) {
           unmatchedTracks: rows.length - matched,
           addedTracks: total,
           overallConfidence,
+          // What was added and what the read-back found, as this run decided it: rows changed later do not rewrite it.
+          csvSnapshot: transferCsvLines(
+            rows,
+            selected,
+            verification,
+            library ? (position) => libraryPlace[position] : undefined,
+          ),
+          verifiedTracks: verification.verified,
+          verificationMissing: verification.missing,
+          ...(library && !toPlaylist ? await libraryDestination(destination, library) : {}),
+          librarySave,
           completedAt: new Date(),
           error: null,
         })

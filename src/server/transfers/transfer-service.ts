@@ -3,10 +3,12 @@ import type { SessionUser } from '../../shared/api/auth';
 import type { TransferRequest, TransferResult } from '../../shared/api/transfer';
 import type { AppDeps } from '../app-context';
 import { transfers } from '../db/schema';
-import { badRequest, notFound } from '../http/errors';
+import { isUuid } from '../db/uuid';
+import { badRequest, notFound } from '../domain-errors';
 import { enqueue } from '../jobs/define-job';
 import { requeueFinishedJob } from '../jobs/job-queue';
-import { assertCanTransfer } from '../plans/plan-limits';
+import { withTransferSlot } from '../plans/plan-limits';
+import { collectionKind } from './library-collections';
 import { latestReadySet, requireOwnedMatchSet } from './match-service';
 import { transferJob } from './transfer-job';
 
@@ -23,9 +25,13 @@ export function toTransferResult(record: TransferRecord): TransferResult {
     addedTracks: record.addedTracks,
     destinationUrl: record.destinationUrl ?? '',
     overallConfidence: record.overallConfidence,
+    verifiedTracks: record.verifiedTracks,
+    verificationMissing: record.verificationMissing ?? [],
     status: record.status,
     error: record.error,
     jobId: record.jobId,
+    kind: collectionKind(record.sourcePlaylistId),
+    librarySave: record.librarySave ?? null,
     sourceService: record.sourceService,
     destinationService: record.destinationService,
     createdAt: record.createdAt.toISOString(),
@@ -40,19 +46,22 @@ export async function startTransfer(deps: AppDeps, user: SessionUser, request: T
   if (set?.status !== 'ready' || set.sourcePlaylistId !== request.playlistId) {
     throw badRequest('Please complete track matching first');
   }
-  await assertCanTransfer(deps.db, user.id, user.plan);
-  const [record] = await deps.db
-    .insert(transfers)
-    .values({
-      userId: user.id,
-      matchSetId: set.id,
-      sourceService: request.sourceService,
-      destinationService: request.destinationService,
-      sourcePlaylistId: request.playlistId,
-      name: set.sourcePlaylistName,
-      includeUnmatched: request.includeUnmatched,
-    })
-    .returning();
+  const [record] = await withTransferSlot(deps.db, user.id, (tx) =>
+    tx
+      .insert(transfers)
+      .values({
+        userId: user.id,
+        matchSetId: set.id,
+        sourceService: request.sourceService,
+        destinationService: request.destinationService,
+        sourcePlaylistId: request.playlistId,
+        name: set.sourcePlaylistName,
+        includeUnmatched: request.includeUnmatched,
+        // Only Liked Songs can also go to a playlist; an album is saved as an album.
+        alsoAddToPlaylist: request.alsoAddToPlaylist && collectionKind(request.playlistId) === 'liked',
+      })
+      .returning(),
+  );
   if (!record) throw new Error('transfer insert returned no row');
   const job = await enqueue(deps.db, transferJob, {
     userId: user.id,
@@ -68,7 +77,7 @@ export async function startTransfer(deps: AppDeps, user: SessionUser, request: T
 }
 
 export async function getTransfer(deps: AppDeps, userId: string, transferId: string) {
-  const [record] = /^[0-9a-f-]{36}$/.test(transferId)
+  const [record] = isUuid(transferId)
     ? await deps.db
         .select()
         .from(transfers)
@@ -98,7 +107,7 @@ export async function findTransferForExport(deps: AppDeps, userId: string, idOrP
     eq(transfers.destinationPlaylistId, idOrPlaylistId),
     eq(transfers.sourcePlaylistId, idOrPlaylistId),
   );
-  const byId = /^[0-9a-f-]{36}$/.test(idOrPlaylistId) ? eq(transfers.id, idOrPlaylistId) : undefined;
+  const byId = isUuid(idOrPlaylistId) ? eq(transfers.id, idOrPlaylistId) : undefined;
   const [record] = await deps.db
     .select()
     .from(transfers)
@@ -115,16 +124,31 @@ export async function findTransferForExport(deps: AppDeps, userId: string, idOrP
   return record;
 }
 
-/** A failed transfer goes on from where it stopped: the same job, with its checkpoint, runs again. */
+/**
+ * A failed transfer goes on from where it stopped: the same job, with its checkpoint, runs again. It counts
+ * against the plan again, so it needs a free slot like a new transfer (decided under the same lock).
+ */
 export async function retryTransfer(deps: AppDeps, userId: string, transferId: string) {
   const record = await getTransfer(deps, userId, transferId);
-  if (record.status !== 'failed' || !record.jobId) throw badRequest('Only a failed transfer can be retried.');
-  await requeueFinishedJob(deps.db, record.jobId);
-  const [updated] = await deps.db
-    .update(transfers)
-    .set({ status: 'queued', error: null })
-    .where(eq(transfers.id, transferId))
-    .returning();
+  const onlyFailed = () => badRequest('Only a failed transfer can be retried.');
+  const jobId = record.jobId;
+  if (record.status !== 'failed' || !jobId) throw onlyFailed();
+  const updated = await withTransferSlot(
+    deps.db,
+    userId,
+    async (tx) => {
+      // Only one of two simultaneous retries of one transfer finds it still failed.
+      const [row] = await tx
+        .update(transfers)
+        .set({ status: 'queued', error: null })
+        .where(and(eq(transfers.id, transferId), eq(transfers.status, 'failed')))
+        .returning();
+      if (!row) throw onlyFailed();
+      await requeueFinishedJob(tx, jobId);
+      return row;
+    },
+    transferId,
+  );
   deps.jobs.poke();
   return toTransferResult(updated ?? record);
 }

@@ -81,6 +81,10 @@ export const PLAN_FEATURES: PlanFeature[] = [
   },
   { label: 'Match review and fixing matches by hand', values: { free: true, pro: true, vault: true } },
   { label: 'CSV download of every transfer', values: { free: true, pro: true, vault: true } },
+  {
+    label: 'Playlists kept in sync (hourly, daily or weekly)',
+    values: { free: false, pro: true, vault: true },
+  },
   { label: 'Daily backups of your playlists', values: { free: false, pro: false, vault: true } },
   { label: 'Restore a backed-up playlist', values: { free: false, pro: false, vault: true } },
   { label: 'ZIP export and cloud save', values: { free: false, pro: false, vault: true } },

@@ -19,5 +19,22 @@ export const appleInitRequestSchema = z.object({
   token: text({ error: 'token is required' }).min(1, 'token is required').max(4096, 'token is too long'),
 });
 
+/** POST /api/auth/apple/init's answer. */
+export const appleInitResponseSchema = z.object({ appleConnected: z.boolean() });
+
 /** Query of the connect calls: where to come back to after the service's consent page. */
 export const connectQuerySchema = z.object({ returnTo: text().max(512).optional() });
+
+/**
+ * PUT /api/auth/:service/region: the person's country when the service does not tell us (Spotify's
+ * development-mode `/me` has none and its answers gave none away). Search results depend on it.
+ */
+export const connectionRegionRequestSchema = z.object({
+  region: text({ error: 'region is required' }).regex(
+    /^[A-Za-z]{2}$/,
+    'region must be a two-letter country code',
+  ),
+});
+
+/** PUT /api/auth/:service/region's answer: the country as stored (lower case). */
+export const connectionRegionResponseSchema = z.object({ region: text() });

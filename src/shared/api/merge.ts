@@ -88,8 +88,20 @@ export const mergedPlaylistSchema = z.object({
   createdAt: text(),
   yourPlaylist: z.object({ name: text(), owner: text() }).optional(),
   friendPlaylist: z.object({ name: text(), owner: text() }).optional(),
+  /** Whether anyone may copy it into their library with save-playlist (decision 0012); private by default. */
+  public: z.boolean().optional(),
+  /** Whether the signed-in viewer made it (may make it public or private again). */
+  yours: z.boolean().optional(),
+  /** Whether the signed-in viewer may copy it with save-playlist (owner, invited friend, or public). */
+  canCopy: z.boolean().optional(),
 });
 export type MergedPlaylist = z.infer<typeof mergedPlaylistSchema>;
+
+/** PATCH /api/merged-playlists/:id (its owner only): make the merge copyable by anyone, or private again. */
+export const updateMergedPlaylistRequestSchema = z.object({
+  public: z.boolean({ error: '`public` must be true or false.' }),
+});
+export type UpdateMergedPlaylistRequest = z.input<typeof updateMergedPlaylistRequestSchema>;
 
 /** POST /api/merge/invitations */
 export const createInvitationRequestSchema = z.object({

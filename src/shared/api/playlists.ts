@@ -2,20 +2,40 @@ import { z } from 'zod';
 import { text } from '../text';
 
 /** A playlist as the pages show it (spec section 3): GET /api/playlists/:service answers a list of these. */
+export const playlistKindSchema = z.enum(['liked', 'album', 'playlist']);
+export type PlaylistKind = z.infer<typeof playlistKindSchema>;
+
 export const playlistSummarySchema = z.object({
   id: text(),
   name: text(),
   imageUrl: text().optional(),
   trackCount: z.number().int().nonnegative(),
+  /** The service did not say how long the playlist is (Apple without `meta.total`): `trackCount` is a lower bound. */
+  trackCountUnknown: z.boolean().optional(),
   description: text().optional(),
   ownerName: text().optional(),
   /** False for followed playlists the person cannot read in Spotify's development mode. */
   isOwned: z.boolean().optional(),
   /** Set when this app cannot read the playlist's tracks, saying why and what to do instead. */
   unreadableReason: text().optional(),
+  /**
+   * Issue 14: what the entry is. `GET /api/playlists/{service}` sets it on every entry ("playlist" for
+   * playlists and imports so far; "liked" for Liked Songs / favourites, "album" for saved albums).
+   */
+  kind: playlistKindSchema.optional(),
 });
 export type PlaylistSummary = z.infer<typeof playlistSummarySchema>;
 export const playlistListSchema = z.array(playlistSummarySchema);
+
+/**
+ * "12 tracks", or "201+ tracks" when the service did not say how long the playlist is: a lower bound is
+ * never shown as the count.
+ */
+export function playlistTrackCountText(playlist: Pick<PlaylistSummary, 'trackCount' | 'trackCountUnknown'>) {
+  const { trackCount } = playlist;
+  if (playlist.trackCountUnknown) return `${trackCount}+ tracks`;
+  return `${trackCount} ${trackCount === 1 ? 'track' : 'tracks'}`;
+}
 
 /** A track as the pages show it (spec section 3), with what matching needs. */
 export const trackSchema = z.object({

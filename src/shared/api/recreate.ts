@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text } from '../text';
+import { type RowProblemDto, rowProblemSchema } from './errors';
 
 /** Rebuilding a lost playlist (/recreate): POST /api/recreate and POST /api/recreate/from-link. */
 
@@ -26,8 +27,7 @@ export const recreateFromLinkRequestSchema = z.object({
     .min(1, 'Please enter a playlist URL'),
 });
 
-export const rowProblemSchema = z.object({ row: z.number().int(), message: text() });
-export type RowProblemDto = z.infer<typeof rowProblemSchema>;
+export { type RowProblemDto, rowProblemSchema };
 
 export const recreatedPlaylistSchema = z.object({
   /** `import:<uuid>`: a source the transfer wizard reads like any playlist. */

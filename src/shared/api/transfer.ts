@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { serviceIdSchema } from '../services';
 import { text } from '../text';
-import { trackSchema } from './playlists';
+import { playlistKindSchema, trackSchema } from './playlists';
 
 /**
  * Matching and transfer API (spec sections 3, 5, 7). Match rows are the spec's match results (source and
@@ -15,6 +15,25 @@ export const REVIEW_CONFIDENCE = 70;
 
 export const matchStatusSchema = z.enum(['accepted', 'review', 'unmatched', 'skipped']);
 export type MatchStatus = z.infer<typeof matchStatusSchema>;
+
+/**
+ * Why a row was not added, in words for the person; step 4 and playlist_transfer.csv say the same. A
+ * row's `reasons` describe its best candidate ("same title"), so they never explain a missing match.
+ */
+export function notAddedReason(row: {
+  status: MatchStatus;
+  decidedBy: 'engine' | 'person' | 'ai';
+  reasons: readonly string[];
+  /** The best candidate's confidence, when there was one. */
+  closestConfidence: number | null;
+}): string {
+  if (row.status === 'review') return 'Waiting for your review: not added until you accept it';
+  if (row.status === 'skipped')
+    return row.decidedBy === 'person' ? 'Skipped by you' : (row.reasons[0] ?? 'Not a transferable track');
+  return row.closestConfidence === null
+    ? 'Not found on the destination'
+    : `No confident match (the closest candidate scored ${Math.round(row.closestConfidence)}%)`;
+}
 
 export const candidateSchema = z.object({
   track: trackSchema,
@@ -80,6 +99,9 @@ export const jobProgressSchema = z.object({
   phase: text(),
   message: text().optional(),
   waitingUntil: text().optional(),
+  /** When the current phase began in this run, and `done` at that moment: the ETA's pace is measured from there. */
+  phaseStartedAt: text().optional(),
+  phaseStartDone: z.number().optional(),
 });
 export type JobProgress = z.infer<typeof jobProgressSchema>;
 
@@ -96,8 +118,32 @@ export const jobViewSchema = z.object({
 });
 export type JobView = z.infer<typeof jobViewSchema>;
 
+/** A saved album's album-level match (issue 14), shown above its track rows in review. */
+export const albumMatchViewSchema = z.object({
+  sourceAlbum: z.object({ name: text(), artists: z.array(text()), trackCount: z.number() }),
+  /** The destination album found for it; null when none was, and its tracks were matched one by one. */
+  matchedAlbum: z
+    .object({
+      id: text(),
+      name: text(),
+      artists: z.array(text()),
+      trackCount: z.number(),
+      imageUrl: text().optional(),
+      url: text().optional(),
+    })
+    .nullable(),
+  method: z.enum(['upc', 'title_artist_count', 'title_artist_near_count']).nullable(),
+  confidence: z.number(),
+  /** "same UPC", "same title, artist and track count", or why there is no album match. */
+  reason: text(),
+});
+export type AlbumMatchView = z.infer<typeof albumMatchViewSchema>;
+
 export const matchSetViewSchema = z.object({
   matchSetId: text(),
+  /** What the source is: a playlist, Liked Songs / favourites, or a saved album (issue 14). */
+  kind: playlistKindSchema.default('playlist'),
+  albumMatch: albumMatchViewSchema.nullable().default(null),
   status: z.enum(['matching', 'ready', 'failed']),
   playlistName: text(),
   sourceService: serviceIdSchema,
@@ -109,6 +155,13 @@ export const matchSetViewSchema = z.object({
 export type MatchSetView = z.infer<typeof matchSetViewSchema>;
 
 /** PATCH /api/match/:matchSetId/rows/:position — the person's fix for one row. */
+/** The text of a manual search on the destination service (a match row, a rule being edited). */
+export const searchQuerySchema = z
+  .string()
+  .trim()
+  .min(1, 'Type something to search for')
+  .max(200, 'That search is too long');
+
 export const matchChoiceSchema = z.union([
   z.object({ action: z.literal('choose'), trackId: text().min(1).max(200) }),
   z.object({ action: z.literal('manual'), track: trackSchema.extend({ uri: text().min(1).max(300) }) }),
@@ -127,10 +180,30 @@ export const transferRequestSchema = z
     matchSetId: z.uuid({ error: 'matchSetId must be a match set id' }).optional(),
     /** The spec's "Create playlist in destination" option, which must be on. */
     createPlaylist: z.boolean().default(true),
+    /** Liked Songs (issue 14): besides saving them as liked / favourites, also put them in a new playlist. */
+    alsoAddToPlaylist: z.boolean({ error: 'alsoAddToPlaylist must be true or false' }).default(false),
   })
   .refine(differentServicesUnlessImported, { message: 'Source and destination services must be different.' })
   .refine((value) => value.createPlaylist, { message: 'Create playlist option is required' });
 export type TransferRequest = z.infer<typeof transferRequestSchema>;
+
+export const verificationMissingSchema = z.object({
+  position: z.number().int().nonnegative(),
+  name: text(),
+  artists: z.array(text()),
+  reason: text(),
+});
+export type VerificationMissing = z.infer<typeof verificationMissingSchema>;
+
+export const librarySaveSchema = z.object({
+  kind: z.enum(['liked', 'album']),
+  /** "Saved to your Liked Songs on Spotify", "Saved to your Apple Music library as an album", … */
+  savedTo: text(),
+  album: z.object({ id: text(), name: text(), artists: z.array(text()), url: text().optional() }).nullable(),
+  savedTracks: z.number(),
+  playlist: z.object({ id: text(), url: text(), name: text() }).nullable(),
+});
+export type LibrarySave = z.infer<typeof librarySaveSchema>;
 
 /** Spec section 3 transfer result, plus the transfer's id and what happened to every track. */
 export const transferResultSchema = z.object({
@@ -143,9 +216,20 @@ export const transferResultSchema = z.object({
   addedTracks: z.number(),
   destinationUrl: text(),
   overallConfidence: z.number(),
+  /**
+   * Verify every write (issue 14): tracks found when the destination was read back after the adds
+   * ("verified: N of addedTracks"); null until verified. Defaults keep results stored before it readable.
+   */
+  verifiedTracks: z.number().nullable().default(null),
+  /** What the read-back still did not find after adding it once more, and why. */
+  verificationMissing: z.array(verificationMissingSchema).default([]),
   status: z.enum(['queued', 'running', 'succeeded', 'failed']),
   error: text().nullable(),
   jobId: text().nullable(),
+  /** What was moved: a playlist, Liked Songs / favourites, or a saved album (issue 14). */
+  kind: playlistKindSchema.default('playlist'),
+  /** Where a library collection went, once it has: null for playlists and before the transfer finishes. */
+  librarySave: librarySaveSchema.nullable().default(null),
   sourceService: serviceIdSchema,
   destinationService: serviceIdSchema,
   createdAt: text(),

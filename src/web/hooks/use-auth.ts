@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import {
   type AuthStatus,
@@ -8,7 +8,7 @@ import {
   type RegisterRequest,
   type SessionUser,
 } from '../../shared/api/auth';
-import { apiRequest, errorStatus, request } from '../lib/api-client';
+import { errorStatus, noContentSchema, request } from '../lib/api-client';
 import { paths } from '../lib/paths';
 import { track } from '../lib/track';
 import { toast } from './use-toast';
@@ -46,9 +46,13 @@ export interface AuthState {
   isLoading: boolean;
 }
 
+/** Who is signed in and what is connected, keyed `['auth-status']`. */
+export const authStatusQuery = () =>
+  queryOptions({ queryKey: AUTH_STATUS_KEY, queryFn: ({ signal }) => fetchAuthStatus(signal) });
+
 /** Checked once on load (data never goes stale); sign-in, sign-up and sign-out refresh it. */
 export function useAuth(): AuthState {
-  const query = useQuery({ queryKey: AUTH_STATUS_KEY, queryFn: ({ signal }) => fetchAuthStatus(signal) });
+  const query = useQuery(authStatusQuery());
   const status = query.data ?? SIGNED_OUT;
   return {
     status,
@@ -90,7 +94,7 @@ export function useLogout(redirectTo: string = paths.home) {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   return useMutation({
-    mutationFn: () => apiRequest('POST', '/api/auth/logout'),
+    mutationFn: () => request(noContentSchema, 'POST', '/api/auth/logout'),
     onSuccess: async () => {
       track('user_signed_out');
       navigate(redirectTo);

@@ -5,6 +5,7 @@ import {
   apiRequest,
   errorStatus,
   request,
+  rowProblems,
   serverMessage,
   UnexpectedAnswerError,
 } from './api-client';
@@ -17,6 +18,14 @@ beforeAll(async () => {
     if (request.url === '/conflict') {
       res.writeHead(409, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ message: 'That username is taken' }));
+    } else if (request.url === '/bad-list') {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          message: 'No song could be read from the list.',
+          problems: [{ row: 2, message: "Line 2 doesn't look like a song." }, { row: 'x' }],
+        }),
+      );
     } else if (request.url === '/empty-error') {
       res.writeHead(503, 'Service Unavailable');
       res.end();
@@ -46,6 +55,15 @@ describe('apiRequest', () => {
     expect((error as Error).message).toBe('409: {"message":"That username is taken"}');
     expect(serverMessage(error)).toBe('That username is taken');
     expect(errorStatus(error)).toBe(409);
+  });
+
+  it('hands over the row problems of a bad list as data, leaving out entries of another shape', async () => {
+    const error = await apiRequest('POST', `${server.origin}/bad-list`, {}).catch(
+      (caught: unknown) => caught,
+    );
+    expect((error as Error).message).toMatch(/^400: \{"message":"No song could be read/);
+    expect(rowProblems(error)).toEqual([{ row: 2, message: "Line 2 doesn't look like a song." }]);
+    expect(rowProblems(new Error('network down'))).toEqual([]);
   });
 
   it('uses the status text when the failure has no body', async () => {

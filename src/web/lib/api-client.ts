@@ -1,6 +1,11 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../shared/api/auth';
-import { apiErrorSchema } from '../../shared/api/errors';
+import {
+  apiErrorSchema,
+  type RowProblemDto,
+  rowProblemSchema,
+  rowProblemsErrorSchema,
+} from '../../shared/api/errors';
 import { readCookie } from './cookies';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -15,6 +20,8 @@ export class ApiRequestError extends Error {
   override readonly name = 'ApiRequestError';
   /** The server's `{message}`, for toasts; undefined when the body was not an API error. */
   readonly serverMessage: string | undefined;
+  /** The row problems a 400 about a list or file named (`{message, problems}`); others are left out. */
+  readonly problems: RowProblemDto[];
 
   constructor(
     readonly status: number,
@@ -23,6 +30,7 @@ export class ApiRequestError extends Error {
   ) {
     super(`${status}: ${body === '' ? statusText : body}`);
     this.serverMessage = messageOf(body);
+    this.problems = problemsOf(body);
   }
 }
 
@@ -46,6 +54,19 @@ function messageOf(body: string): string | undefined {
   }
 }
 
+function problemsOf(body: string): RowProblemDto[] {
+  try {
+    const parsed = rowProblemsErrorSchema.safeParse(JSON.parse(body));
+    if (!parsed.success) return [];
+    return parsed.data.problems.flatMap((problem) => {
+      const row = rowProblemSchema.safeParse(problem);
+      return row.success ? [row.data] : [];
+    });
+  } catch {
+    return [];
+  }
+}
+
 /** The HTTP status of a failed API call; undefined when it was no answer of the server (network down). */
 export const errorStatus = (error: unknown): number | undefined =>
   error instanceof ApiRequestError ? error.status : undefined;
@@ -53,6 +74,10 @@ export const errorStatus = (error: unknown): number | undefined =>
 /** The server's `{message}` of a failed API call, for toasts; undefined when there was none. */
 export const serverMessage = (error: unknown): string | undefined =>
   error instanceof ApiRequestError ? error.serverMessage : undefined;
+
+/** The row problems of a failed API call about a list or file; empty when there were none. */
+export const rowProblems = (error: unknown): RowProblemDto[] =>
+  error instanceof ApiRequestError ? error.problems : [];
 
 /** Throws an `ApiRequestError` for a non-ok answer. */
 export async function throwIfResNotOk(res: Response): Promise<void> {
@@ -96,11 +121,14 @@ export async function apiRequest(
     method,
     headers,
     credentials: 'include',
-    body: body === undefined ? undefined : (file ?? JSON.stringify(body)),
+    ...(body === undefined ? {} : { body: file ?? JSON.stringify(body) }),
   });
   await throwIfResNotOk(res);
   return res;
 }
+
+/** The answer of a call that answers 204 No Content (`request` parses its empty body as `undefined`). */
+export const noContentSchema = z.undefined();
 
 /**
  * The one way the web app reads the API: calls it (as `apiRequest`) and parses the answer with the

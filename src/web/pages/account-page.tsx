@@ -11,6 +11,8 @@ import { SignOutButton } from '../features/account/components/sign-out-button';
 import { TransferHistoryCard } from '../features/account/components/transfer-history-card';
 import { YourDataCard } from '../features/account/components/your-data-card';
 import { useConnectionAnnouncement } from '../features/account/use-connection-announcement';
+import { MatchRulesCard } from '../features/match-rules';
+import { SyncsCard } from '../features/syncs';
 import { useAuth } from '../hooks/use-auth';
 import { paths } from '../lib/paths';
 
@@ -55,6 +57,8 @@ function AccountSections() {
       )}
       <PlanUsageCard />
       <TransferHistoryCard />
+      <MatchRulesCard />
+      <SyncsCard />
       <SavedDataCard />
       <YourDataCard username={user.username} />
       <div>

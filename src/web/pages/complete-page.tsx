@@ -1,26 +1,25 @@
 import { ArrowLeft, Download, ExternalLink, RotateCcw, RotateCw } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Redirect, useLocation } from 'wouter';
-import { type JobView, qualityLabel } from '../../shared/api/transfer';
+import { type JobView, notAddedReason, qualityLabel } from '../../shared/api/transfer';
 import { SERVICE_LABELS } from '../../shared/services';
+import { TrackCell } from '../components/track-cell';
 import { Alert } from '../components/ui/alert';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
 import { JobProgressBar } from '../features/transfer/components/job-progress-bar';
-import { TrackCell } from '../features/transfer/components/track-cell';
 import { WizardPage } from '../features/transfer/components/wizard-page';
-import { BAND_CLASSES, overallConfidenceBand } from '../features/transfer/confidence';
 import {
   downloadCsv,
   enterStep,
   goToStep,
   resetWizard,
-  restoreMatchSet,
   retryFailedTransfer,
 } from '../features/transfer/wizard-actions';
+import { useWizard } from '../features/transfer/wizard-queries';
 import { matchResults } from '../features/transfer/wizard-state';
-import { useWizard, wizardStore } from '../features/transfer/wizard-store';
 import { cn } from '../lib/cn';
+import { BAND_CLASSES, overallConfidenceBand } from '../lib/confidence';
 import { paths } from '../lib/paths';
 
 function Stat({ label, value }: { label: string; value: number | string }) {
@@ -41,9 +40,6 @@ export default function CompletePage() {
 
   useEffect(() => {
     enterStep(4);
-    // After a reload the rows (for the tracks left behind) come back from the server.
-    const savedId = wizardStore.getState().matchSet === null ? wizardStore.takePendingMatchSetId() : null;
-    if (savedId !== null) void restoreMatchSet(savedId);
   }, []);
 
   const result = wizard.transferResult;
@@ -100,6 +96,9 @@ export default function CompletePage() {
             <p className="text-sm text-slate-600">
               {SERVICE_LABELS[result.sourceService]} → {destination}
             </p>
+            {result.librarySave ? (
+              <p className="text-sm font-medium text-slate-900">{result.librarySave.savedTo}.</p>
+            ) : null}
           </CardHeader>
           <CardContent className="grid gap-5">
             <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
@@ -114,7 +113,36 @@ export default function CompletePage() {
                 </dd>
               </div>
             </dl>
-            {result.destinationService === 'apple' ? (
+            {result.verifiedTracks !== null ? (
+              <p
+                className={cn(
+                  'text-sm font-medium',
+                  result.verificationMissing.length > 0 ? 'text-red-800' : 'text-emerald-800',
+                )}
+              >
+                Verified: {result.verifiedTracks} of {result.addedTracks}{' '}
+                <span className="font-normal text-slate-600">
+                  (Crossfade read {result.librarySave ? 'your library' : 'the playlist'} back from{' '}
+                  {destination} and checked every track.)
+                </span>
+              </p>
+            ) : null}
+            {result.verificationMissing.length > 0 ? (
+              <Alert variant="destructive">
+                <p className="font-medium">
+                  Still missing in {destination} ({result.verificationMissing.length})
+                </p>
+                <ul className="mt-1 grid gap-1">
+                  {result.verificationMissing.map((item) => (
+                    <li key={item.position}>
+                      {item.name}
+                      {item.artists.length > 0 ? ` — ${item.artists.join(', ')}` : ''}: {item.reason}
+                    </li>
+                  ))}
+                </ul>
+              </Alert>
+            ) : null}
+            {result.destinationService === 'apple' && (!result.librarySave || result.librarySave.playlist) ? (
               <Alert>
                 Apple Music does not let apps edit a playlist after creating it: to change “{result.name}”,
                 edit it in Apple Music.
@@ -167,9 +195,7 @@ export default function CompletePage() {
                   >
                     <TrackCell track={row.sourceTrack} />
                     <span className="text-sm text-slate-700">
-                      {row.status === 'review'
-                        ? 'Not added: waiting for your review'
-                        : `${row.status === 'skipped' ? 'Skipped' : 'No match'}${row.reasons[0] ? `: ${row.reasons[0]}` : ''}`}
+                      {notAddedReason({ ...row, closestConfidence: row.candidates[0]?.confidence ?? null })}
                     </span>
                   </li>
                 ))}

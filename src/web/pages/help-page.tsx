@@ -1,7 +1,7 @@
 import { Link } from 'wouter';
-import { BACKUPS_KEPT_PER_SERVICE } from '../../shared/api/backups';
 import { FREE_TRANSFERS_PER_PERIOD, PLAN_PERIOD_DAYS } from '../../shared/api/plans';
 import { ACCEPT_CONFIDENCE, REVIEW_CONFIDENCE } from '../../shared/api/transfer';
+import { BACKUPS_KEPT_PER_SERVICE } from '../../shared/api/vault';
 import { Page } from '../components/layout/page';
 import { Article, type ArticleSection } from '../features/account/components/article';
 import { paths } from '../lib/paths';

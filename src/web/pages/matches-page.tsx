@@ -9,6 +9,7 @@ import { Button, buttonClasses } from '../components/ui/button';
 import { Card, CardContent } from '../components/ui/card';
 import { Spinner } from '../components/ui/spinner';
 import { Switch } from '../components/ui/switch';
+import { AlbumMatchCard } from '../features/transfer/components/album-match-card';
 import { CsvImportButton } from '../features/transfer/components/csv-import-button';
 import { JobProgressBar } from '../features/transfer/components/job-progress-bar';
 import { MatchList } from '../features/transfer/components/match-list';
@@ -18,15 +19,16 @@ import {
   acceptReviewRows,
   applyWizardHandoff,
   CREATE_PLAYLIST_REQUIRED,
+  ensureMatches,
   enterStep,
   goToStep,
-  restoreMatchSet,
   runMatching,
   runTransfer,
   selectPlaylist,
 } from '../features/transfer/wizard-actions';
+import { useWizard } from '../features/transfer/wizard-queries';
 import { matchResults, WIZARD_ERRORS } from '../features/transfer/wizard-state';
-import { useWizard, wizardStore } from '../features/transfer/wizard-store';
+import { wizardStore } from '../features/transfer/wizard-store';
 import { paths } from '../lib/paths';
 
 export default function MatchesPage() {
@@ -37,6 +39,8 @@ export default function MatchesPage() {
   const createId = useId();
   const includeId = useId();
   const includeHelpId = useId();
+  const alsoPlaylistId = useId();
+  const alsoPlaylistHelpId = useId();
   const [matchJob, setMatchJob] = useState<JobView | null>(null);
   const [transferJob, setTransferJob] = useState<JobView | null>(null);
   const [transferring, setTransferring] = useState(false);
@@ -47,27 +51,37 @@ export default function MatchesPage() {
   const destinationLabel = wizard.destinationService
     ? SERVICE_LABELS[wizard.destinationService]
     : 'the destination';
+  const likedPlace =
+    wizard.destinationService === 'apple'
+      ? 'favourites in your Apple Music library'
+      : `Liked Songs on ${destinationLabel}`;
+  const fromLibrary = playlist?.kind === 'liked' || playlist?.kind === 'album';
+  const libraryPlace =
+    playlist?.kind === 'liked'
+      ? `The songs will be saved as ${likedPlace}.`
+      : `The album will be saved to your ${destinationLabel} library.`;
+  const transferLabel =
+    playlist?.kind === 'liked'
+      ? 'Save Liked Songs'
+      : playlist?.kind === 'album'
+        ? 'Save Album'
+        : 'Transfer Playlist';
 
   useEffect(() => {
     enterStep(3);
   }, []);
 
-  // Spec section 2: matches load by themselves when none exist and a playlist is selected.
+  // Spec section 2: matches load by themselves when none exist and a playlist is selected (a saved match
+  // set comes back from the server; one still matching after a reload is followed again).
   useEffect(() => {
-    if (playlist === null || wizardStore.getState().matchSet !== null) return;
-    if (attemptedFor.current === playlist.id) return;
+    if (playlist === null || attemptedFor.current === playlist.id) return;
     attemptedFor.current = playlist.id;
-    const savedId = wizardStore.takePendingMatchSetId();
-    void (async () => {
-      if (savedId !== null) await restoreMatchSet(savedId);
-      if (wizardStore.getState().matchSet === null) await runMatching(setMatchJob);
-    })();
+    void ensureMatches(setMatchJob);
   }, [playlist]);
 
   const importInstead = (imported: PlaylistSummary) => {
     attemptedFor.current = null;
     selectPlaylist(imported);
-    wizardStore.update({ matchSet: null });
   };
 
   const transfer = async () => {
@@ -142,6 +156,9 @@ export default function MatchesPage() {
         ) : null}
         {rows.length > 0 ? (
           <>
+            {wizard.matchSet?.albumMatch ? (
+              <AlbumMatchCard match={wizard.matchSet.albumMatch} destinationLabel={destinationLabel} />
+            ) : null}
             <p className="text-sm text-slate-700" aria-live="polite">
               {rows.length} tracks: {summary.accepted} accepted, {summary.review} to review,{' '}
               {summary.unmatched} unmatched, {summary.skipped} skipped.
@@ -161,21 +178,28 @@ export default function MatchesPage() {
             <MatchList rows={rows} destinationLabel={destinationLabel} />
             <Card>
               <CardContent className="grid gap-4 pt-5 sm:pt-6">
-                <div className="flex items-center gap-3">
-                  <Switch
-                    id={createId}
-                    checked={wizard.createPlaylist}
-                    onCheckedChange={(checked) => wizardStore.update({ createPlaylist: checked })}
-                    aria-required="true"
-                  />
-                  <label htmlFor={createId} className="text-sm font-medium text-slate-900">
-                    Create playlist in destination <span className="text-slate-600">(required)</span>
-                  </label>
-                </div>
-                {wizard.createPlaylist ? null : (
-                  <p role="alert" className="text-sm font-medium text-red-700">
-                    {CREATE_PLAYLIST_REQUIRED.description}
-                  </p>
+                {fromLibrary ? (
+                  // Liked Songs and albums are saved to the library, not to a new playlist (issue 14).
+                  <p className="text-sm text-slate-700">{libraryPlace}</p>
+                ) : (
+                  <>
+                    <div className="flex items-center gap-3">
+                      <Switch
+                        id={createId}
+                        checked={wizard.createPlaylist}
+                        onCheckedChange={(checked) => wizardStore.update({ createPlaylist: checked })}
+                        aria-required="true"
+                      />
+                      <label htmlFor={createId} className="text-sm font-medium text-slate-900">
+                        Create playlist in destination <span className="text-slate-600">(required)</span>
+                      </label>
+                    </div>
+                    {wizard.createPlaylist ? null : (
+                      <p role="alert" className="text-sm font-medium text-red-700">
+                        {CREATE_PLAYLIST_REQUIRED.description}
+                      </p>
+                    )}
+                  </>
                 )}
                 <div className="flex items-start gap-3">
                   <input
@@ -196,12 +220,36 @@ export default function MatchesPage() {
                     </p>
                   </div>
                 </div>
+                {playlist.kind === 'liked' ? (
+                  <div className="flex items-start gap-3">
+                    <input
+                      id={alsoPlaylistId}
+                      type="checkbox"
+                      checked={wizard.alsoAddToPlaylist}
+                      onChange={(event) => wizardStore.update({ alsoAddToPlaylist: event.target.checked })}
+                      aria-describedby={alsoPlaylistHelpId}
+                      className="mt-0.5 h-5 w-5 accent-violet-700"
+                    />
+                    <div className="grid gap-1">
+                      <label htmlFor={alsoPlaylistId} className="text-sm font-medium text-slate-900">
+                        Also add them to a playlist
+                      </label>
+                      <p id={alsoPlaylistHelpId} className="text-sm text-slate-600">
+                        The songs are saved as {likedPlace}; with this, they also go to a new playlist.
+                      </p>
+                    </div>
+                  </div>
+                ) : null}
               </CardContent>
             </Card>
           </>
         ) : null}
         {transferring ? (
-          <JobProgressBar label="Transferring playlist" view={transferJob} waitingFor={destinationLabel} />
+          <JobProgressBar
+            label={fromLibrary ? 'Saving to your library' : 'Transferring playlist'}
+            view={transferJob}
+            waitingFor={destinationLabel}
+          />
         ) : null}
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
           <Button variant="outline" onClick={() => goToStep(2, navigate)} disabled={transferring}>
@@ -212,7 +260,7 @@ export default function MatchesPage() {
             onClick={() => void transfer()}
             disabled={wizard.loading || transferring || rows.length === 0}
           >
-            {transferring ? 'Transferring…' : 'Transfer Playlist'}
+            {transferring ? 'Transferring…' : transferLabel}
             <ArrowRight aria-hidden="true" className="h-4 w-4" />
           </Button>
         </div>

@@ -10,12 +10,13 @@ import { Input } from '../components/ui/input';
 import { Label } from '../components/ui/label';
 import { Spinner } from '../components/ui/spinner';
 import { signInPathFor } from '../features/auth/auth-validation';
-import { MergeActions } from '../features/friend-merge/merge-actions';
-import { acceptInvitation, invitationQuery } from '../features/friend-merge/merge-api';
-import { MergeResultView } from '../features/friend-merge/merge-result';
-import { type ChosenPlaylist, MyPlaylistPicker } from '../features/friend-merge/my-playlist-picker';
+import { MergeActions } from '../features/merge/merge-actions';
+import { acceptInvitation, invitationQuery } from '../features/merge/merge-api';
+import { MergeResultView } from '../features/merge/merge-result';
+import { type ChosenPlaylist, MyPlaylistPicker } from '../features/merge/my-playlist-picker';
 import { useAuth } from '../hooks/use-auth';
 import { toast } from '../hooks/use-toast';
+import { failureDescription } from '../lib/failure-description';
 import { paths } from '../lib/paths';
 import { track } from '../lib/track';
 
@@ -57,10 +58,10 @@ export default function MergeInvitePage() {
         title: 'Playlists merged!',
         description: `${merged.playlistName} · ${merged.tracks.length} tracks`,
       });
-    } catch {
+    } catch (error) {
       toast({
         title: 'Error generating merge',
-        description: 'There was a problem creating your merged playlist',
+        description: failureDescription('There was a problem creating your merged playlist', error),
         variant: 'destructive',
       });
     } finally {

@@ -1,13 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import { Link, useParams } from 'wouter';
 import { Page } from '../components/layout/page';
 import { Alert } from '../components/ui/alert';
 import { Card, CardContent } from '../components/ui/card';
+import { Label } from '../components/ui/label';
 import { Spinner } from '../components/ui/spinner';
-import { MergeActions } from '../features/friend-merge/merge-actions';
-import { mergedPlaylistQuery } from '../features/friend-merge/merge-api';
-import { MergeResultView } from '../features/friend-merge/merge-result';
+import { Switch } from '../components/ui/switch';
+import { MergeActions } from '../features/merge/merge-actions';
+import { mergedPlaylistQuery, setMergePublic } from '../features/merge/merge-api';
+import { MergeResultView } from '../features/merge/merge-result';
 import { useAuth } from '../hooks/use-auth';
+import { toast } from '../hooks/use-toast';
 import { paths } from '../lib/paths';
 
 /** Public page of a merged playlist (`/m/:id`): what "Share with Friend" links to; no sign-in needed. */
@@ -40,8 +44,16 @@ export default function MergedPlaylistPage() {
                     playlistName={query.data.name}
                     tracks={query.data.tracks}
                     newPlaylistId={query.data.id}
-                    canSave={connected}
+                    canSave={connected && query.data.canCopy !== false}
                   />
+                  {query.data.yours ? (
+                    <PublicSwitch id={query.data.id} isPublic={query.data.public === true} />
+                  ) : null}
+                  {status.isAuthenticated && query.data.canCopy === false ? (
+                    <p className="self-center text-sm text-slate-700">
+                      Its owner keeps this merge private: you can look through it, not copy it.
+                    </p>
+                  ) : null}
                   {connected ? null : (
                     <Link
                       href={status.isAuthenticated ? paths.transfer : paths.auth}
@@ -59,5 +71,36 @@ export default function MergedPlaylistPage() {
         </Card>
       ) : null}
     </Page>
+  );
+}
+
+/** The owner's switch: anyone may copy a public merge into their library; a private one only its people. */
+function PublicSwitch({ id, isPublic }: { id: string; isPublic: boolean }) {
+  const switchId = useId();
+  const [saving, setSaving] = useState(false);
+  const change = async (next: boolean) => {
+    setSaving(true);
+    try {
+      await setMergePublic(id, next);
+    } catch {
+      toast({
+        title: 'Not changed',
+        description: 'Could not change who may copy this merge. Please try again.',
+        variant: 'destructive',
+      });
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <div className="flex items-center gap-3 self-center">
+      <Switch
+        id={switchId}
+        checked={isPublic}
+        disabled={saving}
+        onCheckedChange={(next) => void change(next)}
+      />
+      <Label htmlFor={switchId}>Anyone with the link may copy it</Label>
+    </div>
   );
 }

@@ -8,14 +8,16 @@ import { Alert } from '../components/ui/alert';
 import { Button } from '../components/ui/button';
 import { Input } from '../components/ui/input';
 import { Spinner } from '../components/ui/spinner';
+import { BatchPicker } from '../features/batches';
 import { playlistsQuery } from '../features/playlists';
 import { CsvImportButton } from '../features/transfer/components/csv-import-button';
-import { PlaylistGrid } from '../features/transfer/components/playlist-grid';
+import { isLibraryCollection, PlaylistGrid } from '../features/transfer/components/playlist-grid';
 import { WizardPage } from '../features/transfer/components/wizard-page';
 import { filterPlaylists } from '../features/transfer/playlist-search';
 import { enterStep, goToStep, selectPlaylist } from '../features/transfer/wizard-actions';
+import { useWizard } from '../features/transfer/wizard-queries';
 import { WIZARD_ERRORS } from '../features/transfer/wizard-state';
-import { useWizard, wizardStore } from '../features/transfer/wizard-store';
+import { wizardStore } from '../features/transfer/wizard-store';
 import { toast } from '../hooks/use-toast';
 import { serverMessage } from '../lib/api-client';
 
@@ -26,6 +28,8 @@ export default function PlaylistsPage() {
   const wizard = useWizard();
   const queryClient = useQueryClient();
   const searchId = useId();
+  const libraryHeadingId = useId();
+  const playlistsHeadingId = useId();
   const [query, setQuery] = useState('');
   const source = wizard.sourceService;
 
@@ -46,12 +50,11 @@ export default function PlaylistsPage() {
       wizardStore.update({ error: null });
   }, [source, playlists.isError, playlists.error, playlists.isSuccess]);
 
-  useEffect(() => {
-    wizardStore.update({ loading: playlists.isFetching });
-  }, [playlists.isFetching]);
-
   const all = playlists.data ?? [];
   const shown = filterPlaylists(all, query);
+  // Issue 14: Liked Songs and saved albums, listed apart and first; the playlists below them.
+  const shownLibrary = shown.filter(isLibraryCollection);
+  const shownPlaylists = shown.filter((playlist) => !isLibraryCollection(playlist));
 
   const onImported = async (playlist: PlaylistSummary) => {
     if (source !== null) {
@@ -92,13 +95,39 @@ export default function PlaylistsPage() {
     if (all.length === 0) return <Alert>{EMPTY_TEXT}</Alert>;
     if (shown.length === 0)
       return <p className="py-8 text-center text-slate-600">No playlists match “{query.trim()}”.</p>;
+    const selectedId = wizard.selectedPlaylist?.id ?? null;
+    if (shownLibrary.length === 0)
+      return (
+        <PlaylistGrid playlists={shown} query={query} selectedId={selectedId} onSelect={selectPlaylist} />
+      );
     return (
-      <PlaylistGrid
-        playlists={shown}
-        query={query}
-        selectedId={wizard.selectedPlaylist?.id ?? null}
-        onSelect={selectPlaylist}
-      />
+      <div className="grid gap-8">
+        <section aria-labelledby={libraryHeadingId} className="grid gap-3">
+          <h2 id={libraryHeadingId} className="text-lg font-semibold text-slate-900">
+            Your library
+          </h2>
+          <PlaylistGrid
+            playlists={shownLibrary}
+            query={query}
+            selectedId={selectedId}
+            onSelect={selectPlaylist}
+            label="Your library"
+          />
+        </section>
+        {shownPlaylists.length > 0 ? (
+          <section aria-labelledby={playlistsHeadingId} className="grid gap-3">
+            <h2 id={playlistsHeadingId} className="text-lg font-semibold text-slate-900">
+              Playlists
+            </h2>
+            <PlaylistGrid
+              playlists={shownPlaylists}
+              query={query}
+              selectedId={selectedId}
+              onSelect={selectPlaylist}
+            />
+          </section>
+        ) : null}
+      </div>
     );
   };
 
@@ -139,12 +168,15 @@ export default function PlaylistsPage() {
         <section aria-label="Playlists" aria-busy={playlists.isFetching}>
           {body()}
         </section>
+        {source !== null && wizard.destinationService !== null && all.length > 1 ? (
+          <BatchPicker playlists={all} source={source} destination={wizard.destinationService} />
+        ) : null}
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
           <Button variant="outline" onClick={() => goToStep(1, navigate)}>
             <ArrowLeft aria-hidden="true" className="h-4 w-4" />
             Back
           </Button>
-          <Button onClick={proceed} disabled={wizard.loading && playlists.isPending}>
+          <Button onClick={proceed} disabled={playlists.isFetching && playlists.isPending}>
             Continue
             <ArrowRight aria-hidden="true" className="h-4 w-4" />
           </Button>

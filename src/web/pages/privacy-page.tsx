@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { BACKUPS_KEPT_PER_SERVICE } from '../../shared/api/backups';
+import { BACKUPS_KEPT_PER_SERVICE } from '../../shared/api/vault';
 import { Page } from '../components/layout/page';
 import { Article, type ArticleSection } from '../features/account/components/article';
 import { paths } from '../lib/paths';

@@ -18,7 +18,8 @@ import { ConnectionPanel, isConnected } from '../features/transfer/components/co
 import { WizardPage } from '../features/transfer/components/wizard-page';
 import { takePendingConnect } from '../features/transfer/service-connections';
 import { chooseServices, enterStep, goToStep } from '../features/transfer/wizard-actions';
-import { useWizard, wizardStore } from '../features/transfer/wizard-store';
+import { useWizard } from '../features/transfer/wizard-queries';
+import { wizardStore } from '../features/transfer/wizard-store';
 import { useAuth } from '../hooks/use-auth';
 import { toast } from '../hooks/use-toast';
 import { paths } from '../lib/paths';

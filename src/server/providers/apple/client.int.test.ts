@@ -5,6 +5,7 @@ import {
   fillerIsrc,
   ROAD_TRIP_ENTRIES,
 } from '../../../sandbox/apple/test-catalog';
+import { streamable } from '../../../sandbox/apple/wire';
 import { ProviderError } from '../http';
 import type { PlaylistEntry } from '../types';
 import { APPLE_PLAYLISTS_APPEND_ONLY } from './client';
@@ -57,12 +58,38 @@ describe('AppleMusicProvider against the sandbox over HTTP', () => {
     expect(await sandbox.provider().getCurrentUser()).toEqual({ id: 'me', region: 'us' });
   });
 
+  it('calls a playlist’s length unknown when Apple leaves meta.total out and it is long, never a wrong number', async () => {
+    const headers = {
+      authorization: `Bearer ${await sandbox.developerToken()}`,
+      'music-user-token': sandbox.musicUserToken,
+    };
+    const base = `${sandbox.apiBaseUrl}/me/library/playlists`;
+    const list = await (await fetch(`${base}?limit=100`, { headers })).text();
+    const bigMix = await playlistId('Big Mix');
+    const firstPage = (await (await fetch(`${base}/${bigMix}/tracks?limit=1`, { headers })).json()) as {
+      data: unknown[];
+    };
+    // Every count call answers without meta.total; the rest of the pages are Big Mix's own (250 songs).
+    const withoutTotal = JSON.stringify({
+      data: firstPage.data,
+      next: `/v1/me/library/playlists/${bigMix}/tracks?offset=1`,
+    });
+    sandbox.faults.push({ status: 200, body: list });
+    for (let index = 0; index < 4; index++) sandbox.faults.push({ status: 200, body: withoutTotal });
+    const playlists = await sandbox.provider().listPlaylists();
+    for (const playlist of playlists) {
+      // One song, then two pages of 100 counted; more remain, so the length is a lower bound.
+      expect(playlist).toMatchObject({ trackCount: 201, trackCountUnknown: true });
+    }
+  });
+
   it('lists library playlists with their track counts', async () => {
     const playlists = await sandbox.provider().listPlaylists();
     expect(playlists.map((playlist) => [playlist.name, playlist.trackCount])).toEqual([
       ['Big Mix', 250],
       ['Road Trip', ROAD_TRIP_ENTRIES],
       ['Nothing Yet', 0],
+      // Counted page by page: the emulator, as Apple may, sends no meta.total for a followed playlist.
       ['Friend Picks', 2],
     ]);
     expect(playlists.find((playlist) => playlist.name === 'Friend Picks')?.isOwned).toBe(false);
@@ -191,6 +218,31 @@ describe('AppleMusicProvider against the sandbox over HTTP', () => {
     const japan = await provider.searchTracks({ text: 'Border Town' }, { region: 'JP' });
     expect(japan).toEqual([]);
     expect(sandbox.requests.some((request) => request.includes('term=Heaven+Maya+Stone'))).toBe(true);
+  });
+
+  it('never offers a song the storefront lists but cannot stream (no playParams) in search results', async () => {
+    // Outside the US the emulator, like Apple, lists a few songs without playParams.
+    const index = Array.from({ length: 250 }, (_, i) => i).find((i) => !streamable(fillerAppleId(i), 'gb'));
+    if (index === undefined) throw new Error('every filler streams in gb');
+    const unplayable = fillerAppleId(index);
+    const answer = (await (
+      await fetch(
+        `${sandbox.apiBaseUrl}/catalog/gb/search?types=songs&limit=25&term=${encodeURIComponent(`Filler Song ${index}`)}`,
+        { headers: { authorization: `Bearer ${await sandbox.developerToken()}` } },
+      )
+    ).json()) as { results: { songs?: { data: { id: string; attributes: { playParams?: unknown } }[] } } };
+    const listed = answer.results.songs?.data.find((song) => song.id === unplayable);
+    expect(listed).toBeDefined();
+    expect(listed?.attributes.playParams).toBeUndefined();
+
+    const provider = sandbox.provider();
+    const results = await provider.searchTracks({ text: `Filler Song ${index}` }, { region: 'gb' });
+    expect(results.map((track) => track.id)).not.toContain(unplayable);
+    expect(results.every((track) => track.availability?.playable !== false)).toBe(true);
+    // A song that streams there is found the same way.
+    const playable = Array.from({ length: 250 }, (_, i) => i).find((i) => streamable(fillerAppleId(i), 'gb'));
+    const found = await provider.searchTracks({ text: `Filler Song ${playable}` }, { region: 'gb' });
+    expect(found.map((track) => track.id)).toContain(fillerAppleId(playable ?? 0));
   });
 
   it('gets one track, or null where the storefront lacks it', async () => {

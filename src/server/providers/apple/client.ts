@@ -1,12 +1,19 @@
 import type { z } from 'zod';
+import { LIKED_SONGS_ID, LIKED_SONGS_NAME, parseCollectionId } from '../../../shared/library-ids';
+import { chunk, mapWithConcurrency } from '../../concurrency';
 import { HttpClient, type HttpClientOptions, ProviderError, type RequestOptions } from '../http';
+import { albumSummary } from '../library-summaries';
 import type {
   AddTracksProgress,
+  AlbumQuery,
   CreatedPlaylist,
+  LibraryAlbum,
+  LibraryOverview,
   MusicProvider,
   NormalizedTrack,
   PlaylistContents,
   PlaylistEntry,
+  PlaylistReadOptions,
   PlaylistSummary,
   ProviderUser,
   RateLimitListener,
@@ -17,17 +24,23 @@ import type {
 import type { DeveloperTokenSource } from './developer-token';
 import { artworkUrl, songToTrack, splitArtistName } from './normalize';
 import {
+  type AppleAlbum,
+  type AppleLibraryAlbum,
   type AppleLibraryPlaylist,
   type AppleSong,
+  albumsResponseSchema,
   catalogPlaylistResponseSchema,
   catalogTracksPageSchema,
   createdPlaylistResponseSchema,
   errorResponseSchema,
   isrcSongsResponseSchema,
+  libraryAlbumResponseSchema,
+  libraryAlbumsPageSchema,
   libraryPlaylistResponseSchema,
   libraryPlaylistsPageSchema,
   librarySongSchema,
   libraryTracksPageSchema,
+  ratingsResponseSchema,
   searchResponseSchema,
   songSchema,
   songsResponseSchema,
@@ -49,20 +62,31 @@ const ISRC_BATCH = 25;
 const IDS_BATCH = 300;
 const MAX_SEARCH_LIMIT = 25;
 const COUNT_CONCURRENCY = 4;
+/** Pages counted for a playlist whose track count Apple left out, before calling its length unknown. */
+const COUNT_PAGE_LIMIT = 2;
+/** Ids per POST /v1/me/library and per ratings lookup. */
+const LIBRARY_BATCH = 100;
+const RATINGS_BATCH = 100;
+/** Library pages read to count the favourites for the listing (500 songs) before calling the count a lower bound. */
+const FAVOURITE_COUNT_PAGES = 5;
 
 export interface AppleMusicProviderOptions {
   /** `https://api.music.apple.com/v1`, or the sandbox's `<origin>/sandbox/apple/v1`. */
   apiBaseUrl: string;
+  /** Where "Open in Apple Music" goes: `https://music.apple.com` (default), or the sandbox's own pages. */
+  webUrl?: string;
   developerToken: DeveloperTokenSource;
   /** The person's Music User Token; library calls fail with `reconnect_required` without one. */
-  musicUserToken?: () => Promise<string>;
+  musicUserToken?: (() => Promise<string>) | undefined;
   /** The person's storefront when known; otherwise read from `/me/storefront` (or `us` without a MUT). */
-  storefront?: string;
-  onRateLimit?: RateLimitListener;
+  storefront?: string | undefined;
+  onRateLimit?: RateLimitListener | undefined;
   /** How long library writes may take to show in reads (default APPLE_WRITE_SETTLE_MS). */
-  writeSettleMs?: number;
+  writeSettleMs?: number | undefined;
   /** Test and tuning knobs of the shared HTTP layer (fast `sleep`, `backoffBaseMs`, `fetchImpl`, …). */
-  http?: Partial<Omit<HttpClientOptions, 'service' | 'baseUrl' | 'describeError' | 'onRateLimit'>>;
+  http?:
+    | Partial<Omit<HttpClientOptions, 'service' | 'baseUrl' | 'describeError' | 'onRateLimit'>>
+    | undefined;
 }
 
 /**
@@ -86,13 +110,17 @@ export class AppleMusicProvider implements MusicProvider {
   readonly http: HttpClient;
   private storefrontId: Promise<string> | undefined;
 
+  private get webUrl(): string {
+    return (this.options.webUrl ?? 'https://music.apple.com').replace(/\/+$/, '');
+  }
+
   constructor(private readonly options: AppleMusicProviderOptions) {
     this.writeSettleMs = options.writeSettleMs ?? APPLE_WRITE_SETTLE_MS;
     this.http = new HttpClient({
       ...options.http,
       service: 'apple',
       baseUrl: options.apiBaseUrl,
-      onRateLimit: options.onRateLimit,
+      ...(options.onRateLimit ? { onRateLimit: options.onRateLimit } : {}),
       describeError,
     });
     if (options.storefront) this.storefrontId = Promise.resolve(options.storefront.toLowerCase());
@@ -121,10 +149,18 @@ export class AppleMusicProvider implements MusicProvider {
     const counts = await mapWithConcurrency(playlists, COUNT_CONCURRENCY, (playlist) =>
       this.countTracks(playlist.id),
     );
-    return playlists.map((playlist, index) => librarySummary(playlist, counts[index] ?? 0));
+    return playlists.map((playlist, index) =>
+      librarySummary(playlist, counts[index] ?? { count: 0, known: true }, this.webUrl),
+    );
   }
 
-  async getPlaylist(playlistId: string): Promise<PlaylistContents> {
+  async getPlaylist(playlistId: string, options?: PlaylistReadOptions): Promise<PlaylistContents> {
+    const collection = parseCollectionId(playlistId);
+    if (collection?.kind === 'liked') {
+      const { entries } = await this.readFavourites(Number.POSITIVE_INFINITY, options);
+      return { playlist: this.likedSummary(entries.length, true), entries };
+    }
+    if (collection?.kind === 'album') return this.readAlbum(collection.albumId, options);
     const answer = await this.library(libraryPlaylistResponseSchema, {
       url: `me/library/playlists/${encodeURIComponent(playlistId)}`,
     });
@@ -140,9 +176,13 @@ export class AppleMusicProvider implements MusicProvider {
         { data: [] },
       );
       for (const item of page.data) entries.push(libraryEntry(item, entries.length));
+      options?.onPage?.(entries.length, page.meta?.total ?? null);
       url = page.next;
     }
-    return { playlist: librarySummary(playlist, entries.length), entries };
+    return {
+      playlist: librarySummary(playlist, { count: entries.length, known: true }, this.webUrl),
+      entries,
+    };
   }
 
   async searchTracks(
@@ -157,7 +197,11 @@ export class AppleMusicProvider implements MusicProvider {
       url: `catalog/${storefront}/search`,
       query: { term, types: 'songs', limit },
     });
-    return (answer.results.songs?.data ?? []).map(songToTrack);
+    // Apple lists a few songs it cannot stream in the storefront (no `playParams`); nobody can use them, so
+    // they are never offered, as Spotify's `is_playable: false` tracks are not.
+    return (answer.results.songs?.data ?? [])
+      .map(songToTrack)
+      .filter((track) => track.availability?.playable !== false);
   }
 
   async lookupIsrcs(isrcs: string[], options?: { region?: string }): Promise<Map<string, NormalizedTrack[]>> {
@@ -204,16 +248,18 @@ export class AppleMusicProvider implements MusicProvider {
     const created = answer.data[0];
     if (!created)
       throw new ProviderError('apple', 'malformed', 'Apple Music did not return the new playlist.');
-    return { id: created.id, url: libraryUrl(created.id) };
+    return { id: created.id, url: libraryUrl(this.webUrl, created.id) };
   }
 
   async addTracks(
     playlistId: string,
     uris: string[],
     onBatch?: (progress: AddTracksProgress) => void | Promise<void>,
+    beforeBatch?: () => Promise<void>,
   ): Promise<void> {
     let added = 0;
     for (const batch of chunk(uris, PAGE_SIZE)) {
+      await beforeBatch?.();
       await this.library(null, {
         method: 'POST',
         retryServerErrors: false,
@@ -292,10 +338,255 @@ export class AppleMusicProvider implements MusicProvider {
   }
 
   /**
-   * One small call when Apple sends `meta.total`; when it does not (it is not guaranteed), the pages are
-   * counted, since the length of a one-item page says nothing about the playlist.
+   * Favourite Songs (library songs rated 1, see `readFavourites`) and the saved albums. Counting the
+   * favourites reads the library; past FAVOURITE_COUNT_PAGES pages the count is a lower bound
+   * (`trackCountUnknown`), as for playlists Apple gives no length for.
    */
-  private async countTracks(playlistId: string): Promise<number> {
+  async listLibrary(): Promise<LibraryOverview> {
+    const [favourites, albums] = await Promise.all([
+      this.readFavourites(FAVOURITE_COUNT_PAGES),
+      this.libraryAlbums(),
+    ]);
+    return {
+      liked: this.likedSummary(favourites.entries.length, favourites.complete),
+      albums: albums.map((album) => ({ summary: albumSummary(album), album })),
+    };
+  }
+
+  /**
+   * Apple has no list of favourites: they are the library songs rated 1 (GET /v1/me/ratings/songs, one
+   * call per page of 100 library songs). Library songs without a catalog id (uploads) cannot be rated
+   * through the catalog and are never favourites here. Order: the library's own.
+   */
+  private async readFavourites(
+    maxPages = Number.POSITIVE_INFINITY,
+    options?: PlaylistReadOptions,
+  ): Promise<{ entries: PlaylistEntry[]; complete: boolean }> {
+    const entries: PlaylistEntry[] = [];
+    let url: string | undefined = 'me/library/songs';
+    let pages = 0;
+    while (url) {
+      if (pages === maxPages) return { entries, complete: false };
+      // An empty library answers 404: no favourites.
+      const page: z.infer<typeof libraryTracksPageSchema> = await this.orEmpty(
+        this.library(libraryTracksPageSchema, { url, query: { limit: PAGE_SIZE, include: 'catalog' } }),
+        { data: [] },
+      );
+      pages++;
+      const catalogIds = page.data.map(catalogIdOf);
+      const wanted = [...new Set(catalogIds.flatMap((id) => id ?? []))];
+      const favourite = new Set<string>();
+      for (const batch of chunk(wanted, RATINGS_BATCH)) {
+        const ratings = await this.orEmpty(
+          this.library(ratingsResponseSchema, { url: 'me/ratings/songs', query: { ids: batch.join(',') } }),
+          { data: [] },
+        );
+        for (const rating of ratings.data) if (rating.attributes.value === 1) favourite.add(rating.id);
+      }
+      page.data.forEach((item, i) => {
+        const id = catalogIds[i];
+        if (id && favourite.has(id)) entries.push(libraryEntry(item, entries.length));
+      });
+      options?.onPage?.(entries.length, null);
+      url = page.data.length === 0 ? undefined : page.next;
+    }
+    return { entries, complete: true };
+  }
+
+  private async libraryAlbums(): Promise<LibraryAlbum[]> {
+    const albums: LibraryAlbum[] = [];
+    let url: string | undefined = 'me/library/albums';
+    while (url) {
+      const page: z.infer<typeof libraryAlbumsPageSchema> = await this.orEmpty(
+        this.library(libraryAlbumsPageSchema, { url, query: { limit: PAGE_SIZE, include: 'catalog' } }),
+        { data: [] },
+      );
+      for (const album of page.data) albums.push(this.fromLibraryAlbum(album));
+      url = page.data.length === 0 ? undefined : page.next;
+    }
+    return albums;
+  }
+
+  /** The catalog album when Apple links one (its id, its UPC); else the library album as it is (`l.` id). */
+  private fromLibraryAlbum(album: AppleLibraryAlbum): LibraryAlbum {
+    const catalog = album.relationships?.catalog?.data[0];
+    if (catalog) return this.fromCatalogAlbum(catalog);
+    const { attributes } = album;
+    return {
+      id: album.id,
+      name: attributes.name,
+      artists: splitArtistName(attributes.artistName),
+      trackCount: attributes.trackCount ?? 0,
+      ...(attributes.releaseDate ? { releaseDate: attributes.releaseDate } : {}),
+      ...(attributes.artwork ? { imageUrl: artworkUrl(attributes.artwork.url, 300) } : {}),
+    };
+  }
+
+  private fromCatalogAlbum(album: AppleAlbum): LibraryAlbum {
+    const { attributes } = album;
+    return {
+      id: album.id,
+      name: attributes.name.replace(/ - (Single|EP)$/, ''),
+      artists: splitArtistName(attributes.artistName),
+      trackCount: attributes.trackCount ?? album.relationships?.tracks?.data.length ?? 0,
+      ...(attributes.upc ? { upc: attributes.upc } : {}),
+      ...(attributes.releaseDate ? { releaseDate: attributes.releaseDate } : {}),
+      ...(attributes.artwork ? { imageUrl: artworkUrl(attributes.artwork.url, 300) } : {}),
+      ...(attributes.url ? { url: attributes.url } : {}),
+    };
+  }
+
+  private likedSummary(trackCount: number, known: boolean): PlaylistSummary {
+    return {
+      id: LIKED_SONGS_ID,
+      name: LIKED_SONGS_NAME.apple,
+      trackCount,
+      ...(known ? {} : { trackCountUnknown: true }),
+      isOwned: true,
+    };
+  }
+
+  /** A saved album's tracks in album order: a catalog album by its id, a library-only one (`l.`) from the library. */
+  private async readAlbum(albumId: string, options?: PlaylistReadOptions): Promise<PlaylistContents> {
+    const entries: PlaylistEntry[] = [];
+    if (albumId.startsWith('l.')) {
+      const answer = await this.library(libraryAlbumResponseSchema, {
+        url: `me/library/albums/${encodeURIComponent(albumId)}`,
+      });
+      const album = answer.data[0];
+      if (!album)
+        throw new ProviderError('apple', 'not_found', 'Apple Music could not find that album.', 404);
+      let url: string | undefined = `me/library/albums/${encodeURIComponent(albumId)}/tracks`;
+      while (url) {
+        const page: z.infer<typeof libraryTracksPageSchema> = await this.orEmpty(
+          this.library(libraryTracksPageSchema, { url, query: { limit: PAGE_SIZE, include: 'catalog' } }),
+          { data: [] },
+        );
+        for (const item of page.data) entries.push(libraryEntry(item, entries.length));
+        options?.onPage?.(entries.length, page.meta?.total ?? null);
+        url = page.data.length === 0 ? undefined : page.next;
+      }
+      const summary = albumSummary(this.fromLibraryAlbum(album));
+      return { playlist: { ...summary, trackCount: entries.length }, entries };
+    }
+    const storefront = await this.region(undefined);
+    const answer = await this.catalog(albumsResponseSchema, {
+      url: `catalog/${storefront}/albums/${encodeURIComponent(albumId)}`,
+    });
+    const album = answer.data[0];
+    if (!album) throw new ProviderError('apple', 'not_found', 'Apple Music could not find that album.', 404);
+    for (const item of await this.albumTrackItems(album, storefront))
+      entries.push(catalogEntry(item, entries.length));
+    options?.onPage?.(entries.length, entries.length);
+    const summary = albumSummary(this.fromCatalogAlbum(album));
+    return { playlist: { ...summary, trackCount: entries.length }, entries };
+  }
+
+  /** Every track item of a catalog album: those the album answer included, then its track pages. */
+  private async albumTrackItems(album: AppleAlbum, storefront: string) {
+    const items: z.infer<typeof catalogTracksPageSchema>['data'] = [];
+    const included = album.relationships?.tracks;
+    let url: string | undefined = included
+      ? included.next
+      : `catalog/${storefront}/albums/${encodeURIComponent(album.id)}/tracks`;
+    if (included) items.push(...included.data);
+    while (url) {
+      const page: z.infer<typeof catalogTracksPageSchema> = await this.orEmpty(
+        this.catalog(catalogTracksPageSchema, { url, query: { limit: PAGE_SIZE } }),
+        { data: [] },
+      );
+      items.push(...page.data);
+      url = page.data.length === 0 ? undefined : page.next;
+    }
+    return items;
+  }
+
+  /**
+   * Adds the catalog songs to the library (POST /v1/me/library?ids[songs]=…) and rates each one 1, which
+   * makes it a favourite (PUT /v1/me/ratings/songs/{id}). Both are idempotent, so a repeated batch does no
+   * harm. Reads show the additions after Apple's delay (`writeSettleMs`).
+   */
+  async saveTracks(
+    uris: string[],
+    onBatch?: (progress: AddTracksProgress) => void | Promise<void>,
+    beforeBatch?: () => Promise<void>,
+  ): Promise<void> {
+    let saved = 0;
+    for (const batch of chunk(uris, LIBRARY_BATCH)) {
+      await beforeBatch?.();
+      await this.library(null, {
+        method: 'POST',
+        url: 'me/library',
+        query: { 'ids[songs]': batch.join(',') },
+      });
+      // One rating call per song (Apple has no batch): a few at a time; a 429 holds them all back.
+      await mapWithConcurrency(batch, COUNT_CONCURRENCY, (id) =>
+        this.library(null, {
+          method: 'PUT',
+          url: `me/ratings/songs/${encodeURIComponent(id)}`,
+          body: { type: 'rating', attributes: { value: 1 } },
+        }),
+      );
+      saved += batch.length;
+      await onBatch?.({ added: saved, total: uris.length });
+    }
+  }
+
+  async saveAlbums(albumIds: string[]): Promise<void> {
+    for (const batch of chunk(albumIds, LIBRARY_BATCH)) {
+      await this.library(null, {
+        method: 'POST',
+        url: 'me/library',
+        query: { 'ids[albums]': batch.join(',') },
+      });
+    }
+  }
+
+  /** By UPC first (`filter[upc]`); when that finds nothing, a catalog search for title and artist. */
+  async findAlbums(
+    query: AlbumQuery,
+    options?: { region?: string; limit?: number },
+  ): Promise<LibraryAlbum[]> {
+    const storefront = await this.region(options?.region);
+    const upc = query.upc?.replace(/\D/g, '');
+    if (upc) {
+      const answer = await this.catalog(albumsResponseSchema, {
+        url: `catalog/${storefront}/albums`,
+        query: { 'filter[upc]': upc },
+      });
+      const found = answer.data.map((album) => this.fromCatalogAlbum(album));
+      if (found.length > 0 || !query.title?.trim()) return found;
+    }
+    const term = [query.title, query.artist].filter(Boolean).join(' ').trim();
+    if (term === '') return [];
+    const limit = Math.min(Math.max(1, Math.floor(options?.limit ?? 10)), MAX_SEARCH_LIMIT);
+    const answer = await this.catalog(searchResponseSchema, {
+      url: `catalog/${storefront}/search`,
+      query: { term, types: 'albums', limit },
+    });
+    return (answer.results.albums?.data ?? []).map((album) => this.fromCatalogAlbum(album));
+  }
+
+  /** A catalog album's songs in album order (music videos left out); not_found when the storefront lacks it. */
+  async getAlbumTracks(albumId: string, options?: { region?: string }): Promise<NormalizedTrack[]> {
+    const storefront = await this.region(options?.region);
+    const answer = await this.catalog(albumsResponseSchema, {
+      url: `catalog/${storefront}/albums/${encodeURIComponent(albumId)}`,
+    });
+    const album = answer.data[0];
+    if (!album) throw new ProviderError('apple', 'not_found', 'Apple Music could not find that album.', 404);
+    return (await this.albumTrackItems(album, storefront)).flatMap((item) => {
+      const song = songSchema.safeParse(item);
+      return song.success ? [songToTrack(song.data)] : [];
+    });
+  }
+
+  /**
+   * One small call when Apple sends `meta.total`; when it does not (it is not guaranteed), a few pages are
+   * counted, since the length of a one-item page says nothing about the playlist. A playlist longer than
+   * that is reported as of unknown length (`known: false`, the count a lower bound), never a wrong number.
+   */
+  private async countTracks(playlistId: string): Promise<{ count: number; known: boolean }> {
     const first = await this.orEmpty(
       this.library(libraryTracksPageSchema, {
         url: `me/library/playlists/${encodeURIComponent(playlistId)}/tracks`,
@@ -303,15 +594,16 @@ export class AppleMusicProvider implements MusicProvider {
       }),
       { data: [] },
     );
-    if (first.meta?.total !== undefined) return first.meta.total;
+    if (first.meta?.total !== undefined) return { count: first.meta.total, known: true };
     let count = first.data.length;
     let url = first.next;
-    while (url) {
+    for (let pages = 0; url; pages++) {
+      if (pages === COUNT_PAGE_LIMIT) return { count, known: false };
       const page = await this.library(libraryTracksPageSchema, { url, query: { limit: PAGE_SIZE } });
       count += page.data.length;
       url = page.data.length === 0 ? undefined : page.next;
     }
-    return count;
+    return { count, known: true };
   }
 
   private region(region: string | undefined): Promise<string> {
@@ -360,7 +652,11 @@ export class AppleMusicProvider implements MusicProvider {
   }
 }
 
-function librarySummary(playlist: AppleLibraryPlaylist, trackCount: number): PlaylistSummary {
+function librarySummary(
+  playlist: AppleLibraryPlaylist,
+  tracks: { count: number; known: boolean },
+  webUrl: string,
+): PlaylistSummary {
   const { attributes } = playlist;
   const description = attributes.description?.standard ?? attributes.description?.short;
   return {
@@ -368,10 +664,11 @@ function librarySummary(playlist: AppleLibraryPlaylist, trackCount: number): Pla
     name: attributes.name,
     ...(description ? { description } : {}),
     ...(attributes.artwork ? { imageUrl: artworkUrl(attributes.artwork.url, 300) } : {}),
-    trackCount,
+    trackCount: tracks.count,
+    ...(tracks.known ? {} : { trackCountUnknown: true }),
     // Only playlists the person can edit accept additions; Apple calls the others not editable.
     isOwned: attributes.canEdit ?? true,
-    url: libraryUrl(playlist.id),
+    url: libraryUrl(webUrl, playlist.id),
   };
 }
 
@@ -398,6 +695,13 @@ function libraryEntry(item: LibraryItem, position: number): PlaylistEntry {
   };
 }
 
+/** The catalog song id behind a library song: its catalog relationship, else its playParams. */
+function catalogIdOf(item: LibraryItem): string | undefined {
+  const song = librarySongSchema.safeParse(item);
+  if (!song.success) return undefined;
+  return song.data.relationships?.catalog?.data[0]?.id ?? song.data.attributes.playParams?.catalogId;
+}
+
 function catalogEntry(
   item: z.infer<typeof catalogTracksPageSchema>['data'][number],
   position: number,
@@ -418,7 +722,14 @@ function itemReason(type: string): SkipReason {
 }
 
 function known(item: {
-  attributes?: { name?: string; artistName?: string; albumName?: string; durationInMillis?: number };
+  attributes?:
+    | {
+        name?: string | undefined;
+        artistName?: string | undefined;
+        albumName?: string | undefined;
+        durationInMillis?: number | undefined;
+      }
+    | undefined;
 }): { name?: string; artists?: string[]; album?: string; durationMs?: number } {
   const attributes = item.attributes;
   if (!attributes) return {};
@@ -430,7 +741,7 @@ function known(item: {
   };
 }
 
-const libraryUrl = (id: string) => `https://music.apple.com/library/playlist/${id}`;
+const libraryUrl = (webUrl: string, id: string) => `${webUrl}/library/playlist/${id}`;
 
 function reconnectRequired(): ProviderError {
   return new ProviderError(
@@ -490,28 +801,4 @@ function appleErrorDetail(bodyText: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function chunk<T>(items: T[], size: number): T[][] {
-  const batches: T[][] = [];
-  for (let start = 0; start < items.length; start += size) batches.push(items.slice(start, start + size));
-  return batches;
-}
-
-async function mapWithConcurrency<T, R>(
-  items: T[],
-  limit: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      const item = items[index];
-      if (item !== undefined) results[index] = await work(item);
-    }
-  });
-  await Promise.all(workers);
-  return results;
 }

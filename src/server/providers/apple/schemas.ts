@@ -157,14 +157,81 @@ export const isrcSongsResponseSchema = z.object({
     .optional(),
 });
 
+const catalogTracksSchema = z.array(z.union([songSchema, otherResourceSchema]));
+
+/** A catalog album (`albums`): the UPC it is listed under, and its tracks when the answer includes them. */
+export const catalogAlbumSchema = z.object({
+  id: z.string().min(1),
+  type: z.literal('albums'),
+  href: z.string().optional(),
+  attributes: z.object({
+    name: z.string(),
+    artistName: z.string().default(''),
+    trackCount: z.number().int().nonnegative().optional(),
+    upc: z.string().optional(),
+    releaseDate: z.string().optional(),
+    url: z.string().optional(),
+    artwork: cosmeticArtwork,
+  }),
+  relationships: z
+    .object({
+      tracks: z.object({ href: z.string().optional(), next: nextSchema, data: catalogTracksSchema }),
+    })
+    .partial()
+    .optional(),
+});
+export type AppleAlbum = z.infer<typeof catalogAlbumSchema>;
+
+/** Album lists (ids, UPC filter, search): an album that does not parse is left out. */
+const validAlbums = z.array(z.unknown()).transform((items) =>
+  items.flatMap((raw) => {
+    const parsed = catalogAlbumSchema.safeParse(raw);
+    return parsed.success ? [parsed.data] : [];
+  }),
+);
+
+export const albumsResponseSchema = z.object({ data: validAlbums });
+
+export const libraryAlbumSchema = z.object({
+  id: z.string().min(1),
+  type: z.literal('library-albums'),
+  attributes: z.object({
+    name: z.string(),
+    artistName: z.string().default(''),
+    trackCount: z.number().int().nonnegative().optional(),
+    releaseDate: z.string().optional(),
+    dateAdded: z.string().optional(),
+    artwork: cosmeticArtwork,
+  }),
+  relationships: z.object({ catalog: z.object({ data: validAlbums }).optional() }).optional(),
+});
+export type AppleLibraryAlbum = z.infer<typeof libraryAlbumSchema>;
+
+export const libraryAlbumsPageSchema = z.object({
+  data: z.array(z.unknown()).transform((items) =>
+    items.flatMap((raw) => {
+      const parsed = libraryAlbumSchema.safeParse(raw);
+      return parsed.success ? [parsed.data] : [];
+    }),
+  ),
+  next: nextSchema,
+  meta: totalMetaSchema,
+});
+
+export const libraryAlbumResponseSchema = z.object({ data: z.array(libraryAlbumSchema).min(1) });
+
+/** GET /v1/me/ratings/songs?ids=: the rated songs only (1 favourite, -1 dislike). */
+export const ratingsResponseSchema = z.object({
+  data: z.array(z.object({ id: z.string(), attributes: z.object({ value: z.number() }) })),
+});
+
 export const searchResponseSchema = z.object({
   results: z.object({
     songs: z.object({ href: z.string().optional(), next: nextSchema, data: validSongs }).optional(),
+    albums: z.object({ href: z.string().optional(), next: nextSchema, data: validAlbums }).optional(),
   }),
   meta: z.unknown().optional(),
 });
-
-const catalogTracksSchema = z.array(z.union([songSchema, otherResourceSchema]));
 
 export const catalogPlaylistResponseSchema = z.object({
   data: z

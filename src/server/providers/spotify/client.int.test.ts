@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoPlaylistId, FOLLOWED_PLAYLIST_ID, UNREGISTERED_USER } from '../../../sandbox/spotify';
 import {
+  buildFixtureCatalog,
   FIXTURE_KEYS,
   fixtureSpotifyId,
   LONG_PLAYLIST_KEY,
@@ -106,6 +107,33 @@ describe('SpotifyProvider against the sandbox', () => {
     expect(await provider.searchTracks({ title: 'Nothing Like This', artist: 'Nobody' })).toEqual([]);
   });
 
+  it('finds a title and artist with apostrophes, though Spotify’s field filters find nothing with them', async () => {
+    const catalog = buildFixtureCatalog();
+    const neonRain = catalog.tracks.find((track) => track.key === FIXTURE_KEYS.neonRain);
+    if (!neonRain) throw new Error('no Neon Rain in the fixture catalog');
+    const key = 'carissas-song';
+    catalog.tracks.push({
+      ...neonRain,
+      key,
+      isrc: 'GBKM12300099',
+      title: 'Carissa’s Song',
+      artists: ["Mary's Band"],
+      spotify: { id: fixtureSpotifyId(key), markets: ['US', 'GB'] },
+    });
+    sandbox = await startSandbox({ catalog });
+    const { provider, tokens } = await connectedProvider(sandbox);
+    // The emulator is as strict as Spotify: an apostrophe inside a field filter finds nothing at all.
+    const raw = new URL(`${sandbox.apiBaseUrl}/search`);
+    raw.search = new URLSearchParams({ q: `track:"Carissa's Song"`, type: 'track', market: 'US' }).toString();
+    const strict = (await (
+      await fetch(raw, { headers: { authorization: `Bearer ${await tokens.getAccessToken()}` } })
+    ).json()) as { tracks: { items: unknown[] } };
+    expect(strict.tracks.items).toEqual([]);
+
+    const found = await provider.searchTracks({ title: "Carissa's Song", artist: 'Mary’s Band' });
+    expect(found.map((track) => track.id)).toEqual([fixtureSpotifyId(key)]);
+  });
+
   it('hides tracks that cannot be played in the region it searches for', async () => {
     sandbox = await startSandbox();
     const { provider } = await connectedProvider(sandbox);
@@ -144,7 +172,11 @@ describe('SpotifyProvider against the sandbox', () => {
     sandbox = await startSandbox();
     const { provider } = await connectedProvider(sandbox);
     const created = await provider.createPlaylist('From Apple Music', 'Moved by Crossfade');
-    expect(created.url).toBe(`https://open.spotify.com/playlist/${created.id}`);
+    // "Open in Spotify" leads to the emulator's own page for the playlist, never the real site.
+    expect(created.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/.*/open/playlist/${created.id}$`));
+    const page = await fetch(created.url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('From Apple Music');
     const ids = Array.from({ length: LONG_PLAYLIST_LENGTH }, (_, i) => fixtureSpotifyId(`long-${i + 1}`));
     const uris = [...ids, ...ids, ...ids.slice(0, 10)].map((id) => `spotify:track:${id}`);
     const progress: number[] = [];

@@ -1,12 +1,19 @@
 import type { z } from 'zod';
+import { LIKED_SONGS_ID, LIKED_SONGS_NAME, parseCollectionId } from '../../../shared/library-ids';
+import { mapWithConcurrency } from '../../concurrency';
 import { HttpClient, type HttpClientOptions, ProviderError, type RequestOptions } from '../http';
+import { albumSummary } from '../library-summaries';
 import type {
   AddTracksProgress,
+  AlbumQuery,
   CreatedPlaylist,
+  LibraryAlbum,
+  LibraryOverview,
   MusicProvider,
   NormalizedTrack,
   PlaylistContents,
   PlaylistEntry,
+  PlaylistReadOptions,
   PlaylistSummary,
   ProviderUser,
   RateLimitListener,
@@ -20,13 +27,20 @@ import {
 } from './errors';
 import { normalizeTrack, toPlaylistEntry } from './normalize';
 import {
+  albumObjectSchema,
+  albumSearchSchema,
   createdPlaylistSchema,
   playlistItemsPageSchema,
   playlistPageSchema,
+  type SpotifyAlbum,
+  type SpotifySimplifiedAlbum,
   type SpotifySimplifiedPlaylist,
+  savedAlbumsPageSchema,
+  savedTracksPageSchema,
   searchSchema,
   severalTracksSchema,
   simplifiedPlaylistSchema,
+  simplifiedTrackSchema,
   snapshotSchema,
   trackSchema,
   userSchema,
@@ -58,18 +72,32 @@ export interface SpotifyProviderOptions {
       | 'maxRateLimitRetries'
       | 'maxRetryAfterMs'
       | 'backoffBaseMs'
+      | 'rateBudget'
     >
   >;
 }
 
 const PAGE_SIZE = 50;
+/** Pages of one playlist read at once. */
+const PAGE_CONCURRENCY = 4;
 const ADD_BATCH = 100;
 const SEARCH_LIMIT_DEVELOPMENT = 10;
 const SEARCH_LIMIT_EXTENDED = 50;
 const SEVERAL_TRACKS_BATCH = 50;
+/** PUT /me/library takes at most 40 URIs per call (the 2026 development-mode rules). */
+const LIBRARY_BATCH = 40;
 
-/** A query value inside `field:"…"`: Spotify's syntax has no escape for a double quote, so drop it. */
-const quoted = (value: string) => `"${value.replace(/"/g, ' ').replace(/\s+/g, ' ').trim()}"`;
+/**
+ * A query value inside `field:"…"`: Spotify's syntax has no escape for a double quote, so drop it; and a
+ * field filter with an apostrophe finds nothing (spotify/web-api#1041), while the word without it
+ * ("Carissas") does, so apostrophes go too.
+ */
+const quoted = (value: string) =>
+  `"${value
+    .replace(/"/g, ' ')
+    .replace(/['\u2018\u2019]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()}"`;
 
 export function buildSearchQuery(query: TrackQuery): string {
   const parts: string[] = [];
@@ -141,7 +169,10 @@ export class SpotifyProvider implements MusicProvider {
     return summaries;
   }
 
-  async getPlaylist(playlistId: string): Promise<PlaylistContents> {
+  async getPlaylist(playlistId: string, options?: PlaylistReadOptions): Promise<PlaylistContents> {
+    const collection = parseCollectionId(playlistId);
+    if (collection?.kind === 'liked') return this.readLiked(options);
+    if (collection?.kind === 'album') return this.readAlbum(collection.albumId, options);
     const me = await this.getCurrentUser();
     const market = this.options.market;
     const playlist = await this.request(simplifiedPlaylistSchema, {
@@ -149,25 +180,34 @@ export class SpotifyProvider implements MusicProvider {
       query: { market },
     });
     const entries: PlaylistEntry[] = [];
-    let url: string | null = `playlists/${encodeURIComponent(playlistId)}/items`;
-    let query: RequestOptions['query'] = {
-      limit: PAGE_SIZE,
-      offset: 0,
-      market,
-      additional_types: 'track,episode',
-    };
+    const itemsUrl = `playlists/${encodeURIComponent(playlistId)}/items`;
+    const pageAt = (offset: number) =>
+      this.request(playlistItemsPageSchema, {
+        url: itemsUrl,
+        query: { limit: PAGE_SIZE, offset, market, additional_types: 'track,episode' },
+      });
     try {
-      while (url !== null) {
-        const page: z.infer<typeof playlistItemsPageSchema> = await this.request(playlistItemsPageSchema, {
-          url,
-          ...(query ? { query } : {}),
-        });
-        page.items.forEach((item, i) => {
+      // The first page tells the length; the others are asked a few at a time (each a call of its own, as
+      // one after another), and kept in order.
+      const first = await pageAt(0);
+      const pages = new Map<number, z.infer<typeof playlistItemsPageSchema>>([[0, first]]);
+      let read = first.items.length;
+      options?.onPage?.(read, first.total);
+      const offsets: number[] = [];
+      if (first.items.length > 0) {
+        for (let offset = first.items.length; offset < first.total; offset += PAGE_SIZE) offsets.push(offset);
+      }
+      await mapWithConcurrency(offsets, PAGE_CONCURRENCY, async (offset) => {
+        const page = await pageAt(offset);
+        pages.set(offset, page);
+        read += page.items.length;
+        options?.onPage?.(read, first.total);
+      });
+      for (const offset of [0, ...offsets]) {
+        const page = pages.get(offset);
+        page?.items.forEach((item, i) => {
           entries.push(toPlaylistEntry(item, page.offset + i));
         });
-        // A page shorter than asked with a `next` would loop forever on a broken server; trust offsets.
-        url = page.items.length === 0 ? null : page.next;
-        query = undefined;
       }
     } catch (error) {
       // Development mode keeps other people's playlists' items to themselves; a 403 on the person's own
@@ -238,9 +278,11 @@ export class SpotifyProvider implements MusicProvider {
     playlistId: string,
     uris: string[],
     onBatch?: (progress: AddTracksProgress) => void | Promise<void>,
+    beforeBatch?: () => Promise<void>,
   ): Promise<void> {
     for (let start = 0; start < uris.length; start += ADD_BATCH) {
       const batch = uris.slice(start, start + ADD_BATCH);
+      await beforeBatch?.();
       await this.request(snapshotSchema, {
         method: 'POST',
         retryServerErrors: false,
@@ -248,6 +290,19 @@ export class SpotifyProvider implements MusicProvider {
         body: { uris: batch },
       });
       await onBatch?.({ added: start + batch.length, total: uris.length });
+    }
+  }
+
+  /** Removes every occurrence of each uri (Spotify's rule), in batches of 100. */
+  async removeTracks(playlistId: string, uris: string[]): Promise<void> {
+    for (let start = 0; start < uris.length; start += ADD_BATCH) {
+      const batch = uris.slice(start, start + ADD_BATCH);
+      await this.request(snapshotSchema, {
+        method: 'DELETE',
+        retryServerErrors: false,
+        url: `playlists/${encodeURIComponent(playlistId)}/items`,
+        body: { items: batch.map((uri) => ({ uri })) },
+      });
     }
   }
 
@@ -286,6 +341,202 @@ export class SpotifyProvider implements MusicProvider {
     return this.getPlaylist(ref.id);
   }
 
+  async listLibrary(): Promise<LibraryOverview> {
+    const me = await this.getCurrentUser();
+    const liked = await this.request(savedTracksPageSchema, { url: 'me/tracks', query: { limit: 1 } });
+    const albums: LibraryOverview['albums'] = [];
+    let url: string | null = 'me/albums';
+    let query: RequestOptions['query'] = { limit: PAGE_SIZE, offset: 0 };
+    while (url !== null) {
+      const page: z.infer<typeof savedAlbumsPageSchema> = await this.request(savedAlbumsPageSchema, {
+        url,
+        ...(query ? { query } : {}),
+      });
+      for (const item of page.items) {
+        const album = toLibraryAlbum(item.album);
+        albums.push({ summary: albumSummary(album), album });
+      }
+      url = page.items.length === 0 ? null : page.next;
+      query = undefined;
+    }
+    return { liked: likedSummary(liked.total, me), albums };
+  }
+
+  /** Liked Songs, newest first as Spotify lists them. */
+  private async readLiked(options?: PlaylistReadOptions): Promise<PlaylistContents> {
+    const me = await this.getCurrentUser();
+    const entries: PlaylistEntry[] = [];
+    let url: string | null = 'me/tracks';
+    let query: RequestOptions['query'] = { limit: PAGE_SIZE, offset: 0, market: this.options.market };
+    while (url !== null) {
+      const page: z.infer<typeof savedTracksPageSchema> = await this.request(savedTracksPageSchema, {
+        url,
+        ...(query ? { query } : {}),
+      });
+      page.items.forEach((item, i) => {
+        entries.push(toPlaylistEntry(item, page.offset + i));
+      });
+      options?.onPage?.(entries.length, page.total);
+      url = page.items.length === 0 ? null : page.next;
+      query = undefined;
+    }
+    return { playlist: likedSummary(entries.length, me), entries };
+  }
+
+  /** A saved (or any catalog) album as a collection: its tracks in album order. */
+  private async readAlbum(albumId: string, options?: PlaylistReadOptions): Promise<PlaylistContents> {
+    const album = await this.request(albumObjectSchema, {
+      url: `albums/${encodeURIComponent(albumId)}`,
+      query: { market: this.options.market },
+    });
+    const ids = await this.albumTrackIds(album);
+    const tracks = await this.fullTracks(
+      ids.flatMap((id) => id ?? []),
+      this.options.market,
+    );
+    let next = 0;
+    const entries: PlaylistEntry[] = ids.map((id, position) => {
+      const track = id === null ? null : (tracks[next++] ?? null);
+      return track
+        ? { position, kind: 'track', track }
+        : { position, kind: 'skipped', reason: 'unavailable' };
+    });
+    options?.onPage?.(entries.length, entries.length);
+    const summary = albumSummary(toLibraryAlbum(album));
+    return { playlist: { ...summary, trackCount: entries.length }, entries };
+  }
+
+  /**
+   * Saves tracks to Liked Songs with PUT /me/library, at most 40 URIs a call (the 2026 rules). Each saved
+   * track goes on top, in the order given: pass the oldest first to keep a newest-first list in order.
+   * Saving is idempotent, so a batch repeated after a crash does no harm.
+   */
+  async saveTracks(
+    uris: string[],
+    onBatch?: (progress: AddTracksProgress) => void | Promise<void>,
+    beforeBatch?: () => Promise<void>,
+  ): Promise<void> {
+    for (let start = 0; start < uris.length; start += LIBRARY_BATCH) {
+      const batch = uris.slice(start, start + LIBRARY_BATCH);
+      await beforeBatch?.();
+      await this.saveToLibrary(batch);
+      await onBatch?.({ added: start + batch.length, total: uris.length });
+    }
+  }
+
+  async saveAlbums(albumIds: string[]): Promise<void> {
+    const uris = albumIds.map((id) => (id.startsWith('spotify:album:') ? id : `spotify:album:${id}`));
+    for (let start = 0; start < uris.length; start += LIBRARY_BATCH) {
+      await this.saveToLibrary(uris.slice(start, start + LIBRARY_BATCH));
+    }
+  }
+
+  private saveToLibrary(uris: string[]): Promise<undefined> {
+    return this.http.request(null, {
+      method: 'PUT',
+      url: 'me/library',
+      query: { uris: uris.join(',') },
+      ...this.auth(),
+    });
+  }
+
+  /** By UPC first (`upc:` search); when that finds nothing, by title and artist. */
+  async findAlbums(
+    query: AlbumQuery,
+    options?: { region?: string; limit?: number },
+  ): Promise<LibraryAlbum[]> {
+    const max = this.options.mode === 'development' ? SEARCH_LIMIT_DEVELOPMENT : SEARCH_LIMIT_EXTENDED;
+    const limit = Math.max(1, Math.min(options?.limit ?? max, max));
+    const market = (options?.region ?? this.options.market)?.toUpperCase();
+    const search = async (q: string) => {
+      const answer = await this.request(albumSearchSchema, {
+        url: 'search',
+        query: { q, type: 'album', limit, market },
+      });
+      return answer.albums.items.map(toLibraryAlbum);
+    };
+    const upc = query.upc?.replace(/\D/g, '');
+    if (upc) {
+      // Search results carry no external ids: the `upc:` filter itself vouches for the UPC.
+      const found = (await search(`upc:${upc}`)).map((album) => ({ ...album, upc }));
+      if (found.length > 0 || !query.title?.trim()) return found;
+    }
+    const parts: string[] = [];
+    if (query.title?.trim()) parts.push(`album:${quoted(query.title)}`);
+    if (query.artist?.trim()) parts.push(`artist:${quoted(query.artist)}`);
+    return parts.length === 0 ? [] : search(parts.join(' '));
+  }
+
+  /**
+   * An album's tracks in album order, with ISRCs: GET /albums/{id} (and its track pages) lists them without
+   * ISRCs, so each track is read in full (in development mode one GET /tracks/{id} each, the batch lookup
+   * being gone; with extended quota 50 per GET /tracks). Tracks Spotify cannot return are left out.
+   */
+  async getAlbumTracks(albumId: string, options?: { region?: string }): Promise<NormalizedTrack[]> {
+    const market = (options?.region ?? this.options.market)?.toUpperCase();
+    const album = await this.request(albumObjectSchema, {
+      url: `albums/${encodeURIComponent(albumId)}`,
+      query: { market },
+    });
+    const ids = await this.albumTrackIds(album);
+    const tracks = await this.fullTracks(
+      ids.flatMap((id) => id ?? []),
+      market,
+    );
+    return tracks.flatMap((track) => track ?? []);
+  }
+
+  /** Every track id of an album in order (null where Spotify sent no id), following its track pages. */
+  private async albumTrackIds(album: SpotifyAlbum): Promise<(string | null)[]> {
+    const ids: (string | null)[] = [];
+    const add = (items: unknown[]) => {
+      for (const item of items) {
+        const parsed = simplifiedTrackSchema.safeParse(item);
+        ids.push(parsed.success ? parsed.data.id : null);
+      }
+    };
+    add(album.tracks.items);
+    let url = album.tracks.items.length === 0 ? null : album.tracks.next;
+    while (url !== null) {
+      const page: z.infer<typeof savedTracksPageSchema> = await this.request(savedTracksPageSchema, { url });
+      add(page.items);
+      url = page.items.length === 0 ? null : page.next;
+    }
+    return ids;
+  }
+
+  /** Full tracks for these ids, in order (null for one Spotify could not return). */
+  private async fullTracks(ids: string[], market: string | undefined): Promise<(NormalizedTrack | null)[]> {
+    if (this.options.mode === 'extended') {
+      const tracks: (NormalizedTrack | null)[] = [];
+      for (let start = 0; start < ids.length; start += SEVERAL_TRACKS_BATCH) {
+        const answer = await this.request(severalTracksSchema, {
+          url: 'tracks',
+          query: { ids: ids.slice(start, start + SEVERAL_TRACKS_BATCH).join(','), market },
+        });
+        tracks.push(...answer.tracks.map((track) => (track ? normalizeTrack(track) : null)));
+      }
+      return tracks;
+    }
+    const tracks: (NormalizedTrack | null)[] = [];
+    for (const id of ids) tracks.push(await this.getTrack(id, market ? { region: market } : {}));
+    return tracks;
+  }
+
+  /**
+   * The person's country when `/me` leaves it out (development mode): Spotify answers a `market=from_token`
+   * search in the token user's country and names it in the answer's `href`. Undefined when it does not.
+   */
+  async detectCountry(): Promise<string | undefined> {
+    const answer = await this.request(searchSchema, {
+      url: 'search',
+      query: { q: 'love', type: 'track', limit: 1, market: 'from_token' },
+    });
+    const href = answer.tracks.href;
+    const market = href && URL.canParse(href) ? new URL(href).searchParams.get('market') : null;
+    return market && /^[A-Z]{2}$/.test(market) ? market : undefined;
+  }
+
   private async search(q: string, limit: number | undefined, region: string | undefined) {
     const max = this.options.mode === 'development' ? SEARCH_LIMIT_DEVELOPMENT : SEARCH_LIMIT_EXTENDED;
     const answer = await this.request(searchSchema, {
@@ -297,7 +548,10 @@ export class SpotifyProvider implements MusicProvider {
         market: (region ?? this.options.market)?.toUpperCase(),
       },
     });
-    return answer.tracks.items.flatMap((track) => normalizeTrack(track) ?? []);
+    // Spotify lists some tracks it cannot play in the market (`is_playable: false`); nobody can use them.
+    return answer.tracks.items
+      .flatMap((track) => normalizeTrack(track) ?? [])
+      .filter((track) => track.availability?.playable !== false);
   }
 }
 
@@ -314,5 +568,32 @@ function toSummary(playlist: SpotifySimplifiedPlaylist, myId: string): PlaylistS
     ...(playlist.owner.display_name ? { ownerName: playlist.owner.display_name } : {}),
     isOwned: playlist.owner.id === myId || playlist.collaborative === true,
     ...(url ? { url } : {}),
+  };
+}
+
+function toLibraryAlbum(album: SpotifySimplifiedAlbum): LibraryAlbum {
+  const imageUrl = album.images?.[0]?.url;
+  const url = album.external_urls?.spotify;
+  const upc = album.external_ids?.upc;
+  return {
+    id: album.id,
+    name: album.name,
+    artists: album.artists.map((artist) => artist.name),
+    trackCount: album.total_tracks,
+    ...(upc ? { upc } : {}),
+    ...(album.release_date ? { releaseDate: album.release_date } : {}),
+    ...(imageUrl ? { imageUrl } : {}),
+    ...(url ? { url } : {}),
+  };
+}
+
+function likedSummary(trackCount: number, me: ProviderUser): PlaylistSummary {
+  return {
+    id: LIKED_SONGS_ID,
+    name: LIKED_SONGS_NAME.spotify,
+    trackCount,
+    ownerId: me.id,
+    ...(me.displayName ? { ownerName: me.displayName } : {}),
+    isOwned: true,
   };
 }

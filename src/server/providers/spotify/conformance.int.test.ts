@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import OpenAPIResponseValidator from 'openapi-response-validator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { generateCatalog } from '../../../sandbox/catalog/generator';
 import { demoPlaylistId, FOLLOWED_PLAYLIST_ID } from '../../../sandbox/spotify';
 import { FIXTURE_KEYS, fixtureSpotifyId, ROAD_TRIP_KEY } from '../../../sandbox/spotify/fixture-catalog';
 import { connect, type SandboxServer, startSandbox } from './test-harness';
@@ -34,6 +35,9 @@ function developmentComponents(): OpenApiDocument['components'] {
   const components = structuredClone(spec.components);
   const albumBase = components.schemas.AlbumBase as { required?: string[] };
   albumBase.required = (albumBase.required ?? []).filter((name) => name !== 'available_markets');
+  // AlbumObject's `label` and `popularity` went in the same change.
+  const album = components.schemas.AlbumObject as { required?: string[] };
+  album.required = (album.required ?? []).filter((name) => name !== 'label' && name !== 'popularity');
   return components;
 }
 
@@ -180,6 +184,92 @@ describe.each(['extended', 'development'] as const)(
       });
       expect(added.status).toBe(201);
       expect(validate('/playlists/{playlist_id}/items', 'post', 201, added.body)).toEqual([]);
+    });
+
+    it('the library: /me/tracks, /me/albums, /me/library, /albums/{id}, album tracks and album search', async () => {
+      const catalog = generateCatalog({ seed: 'conformance', trackCount: 3000 });
+      sandbox = await startSandbox({ mode: tier, catalog });
+      const { accessToken } = await connect(sandbox);
+      const tracks = await call(accessToken, '/me/tracks?limit=50&market=US');
+      expect(tracks.status).toBe(200);
+      expect(validate('/me/tracks', 'get', 200, tracks.body)).toEqual([]);
+      expect((tracks.body as { items: unknown[] }).items).toHaveLength(50);
+
+      const albums = await call(accessToken, '/me/albums?limit=50');
+      expect(albums.status).toBe(200);
+      expect(validate('/me/albums', 'get', 200, albums.body)).toEqual([]);
+      const saved = (albums.body as { items: { album: { id: string; external_ids: { upc: string } } }[] })
+        .items;
+      expect(saved.length).toBeGreaterThanOrEqual(5);
+      const first = saved[0]?.album;
+      if (!first) throw new Error('no saved album');
+      expect(first.external_ids.upc).toMatch(/^\d+$/);
+
+      const album = await call(accessToken, `/albums/${first.id}?market=US`);
+      expect(validate('/albums/{id}', 'get', 200, album.body)).toEqual([]);
+      const albumTracks = await call(accessToken, `/albums/${first.id}/tracks?limit=2`);
+      expect(validate('/albums/{id}/tracks', 'get', 200, albumTracks.body)).toEqual([]);
+      expect(albumTracks.body).toMatchObject({ limit: 2, offset: 0 });
+
+      const search = await call(accessToken, `/search?q=upc:${first.external_ids.upc}&type=album&limit=10`);
+      expect(validate('/search', 'get', 200, search.body)).toEqual([]);
+      expect((search.body as { albums: { items: { id: string }[] } }).albums.items.map((a) => a.id)).toEqual([
+        first.id,
+      ]);
+
+      const uri = `spotify:album:${first.id}`;
+      const contains = await call(accessToken, `/me/library/contains?uris=${uri}`);
+      expect(validate('/me/library/contains', 'get', 200, contains.body)).toEqual([]);
+      expect(contains.body).toEqual([true]);
+      const removed = await call(accessToken, `/me/library?uris=${uri}`, { method: 'DELETE' });
+      expect(removed.status).toBe(200);
+      expect((await call(accessToken, `/me/library/contains?uris=${uri}`)).body).toEqual([false]);
+      const put = await call(accessToken, `/me/library?uris=${uri}`, { method: 'PUT' });
+      expect(put.status).toBe(200);
+      const tooMany = await call(
+        accessToken,
+        `/me/library?uris=${Array.from({ length: 41 }, () => uri).join(',')}`,
+        { method: 'PUT' },
+      );
+      expect(tooMany.status).toBe(400);
+      // The schema documents this 400 as a bare ErrorObject; Spotify wraps every error as {error: …}, as
+      // its other responses (Unauthorized, Forbidden) document: the envelope's content is checked.
+      expect(validate('/me/library', 'put', 400, (tooMany.body as { error: unknown }).error)).toEqual([]);
+    });
+
+    it('an unplayable track (is_playable false, restrictions), rename (PUT /playlists/{id}) and cover upload', async () => {
+      sandbox = await startSandbox({ mode: tier });
+      const { accessToken } = await connect(sandbox);
+      // Neon Rain is not licensed in Japan: it answers, marked unplayable with the market restriction.
+      const unplayable = await call(
+        accessToken,
+        `/tracks/${fixtureSpotifyId(FIXTURE_KEYS.neonRain)}?market=JP`,
+      );
+      expect(unplayable.status).toBe(200);
+      expect(unplayable.body).toMatchObject({ is_playable: false, restrictions: { reason: 'market' } });
+      expect(validate('/tracks/{id}', 'get', 200, unplayable.body)).toEqual([]);
+
+      const created = await call(accessToken, '/me/playlists', {
+        method: 'POST',
+        body: JSON.stringify({ name: 'Rename me', public: false }),
+      });
+      const id = (created.body as { id: string }).id;
+      const renamed = await call(accessToken, `/playlists/${id}`, {
+        method: 'PUT',
+        body: JSON.stringify({ name: 'Renamed', description: 'After the rename' }),
+      });
+      expect(renamed.status).toBe(200);
+      expect(validate('/playlists/{playlist_id}', 'put', 200, renamed.body)).toEqual([]);
+      const read = await call(accessToken, `/playlists/${id}`);
+      expect(read.body).toMatchObject({ name: 'Renamed' });
+      expect(validate('/playlists/{playlist_id}', 'get', 200, read.body)).toEqual([]);
+      // Crossfade asks for no ugc-image-upload scope (it uploads no covers): Spotify's 403 envelope.
+      const cover = await call(accessToken, `/playlists/${id}/images`, {
+        method: 'PUT',
+        body: Buffer.from([0xff, 0xd8, 0xff, 0xd9]).toString('base64'),
+      });
+      expect(cover.status).toBe(403);
+      expect(validate('/playlists/{playlist_id}/images', 'put', 403, cover.body)).toEqual([]);
     });
 
     it('error envelopes: 401, 403, 429', async () => {

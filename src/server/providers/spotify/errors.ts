@@ -15,6 +15,10 @@ export const OWNER_WITHOUT_PREMIUM_MESSAGE =
   'no active Premium subscription, which development mode requires. Reconnecting will not help: the app ' +
   'owner must renew Premium.';
 
+export const MISSING_SCOPE_MESSAGE =
+  'Spotify has not given Crossfade permission for this: the connection was made before Crossfade asked ' +
+  'for it (reading and saving your Liked Songs and albums, for instance). Reconnect Spotify to grant it.';
+
 /** Turns a Spotify error answer into a message a person can act on. */
 export function describeSpotifyError(status: number, bodyText: string): ProviderError {
   if (status === 403 && bodyText.includes('User not registered')) {
@@ -38,6 +42,9 @@ export function describeSpotifyError(status: number, bodyText: string): Provider
   }
   if (status === 403 && serviceMessage?.includes('premium subscription required')) {
     return new ProviderError('spotify', 'forbidden', OWNER_WITHOUT_PREMIUM_MESSAGE, status);
+  }
+  if (status === 403 && serviceMessage === 'Insufficient client scope') {
+    return new ProviderError('spotify', 'forbidden', MISSING_SCOPE_MESSAGE, status);
   }
   if (status === 403) {
     return new ProviderError('spotify', 'forbidden', `Spotify refused this request${detail}.`, status);

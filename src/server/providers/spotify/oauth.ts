@@ -4,14 +4,17 @@ import { tokenResponseSchema } from './schemas';
 
 /** What Crossfade asks for (provider-apis.md A.2): read and write playlists, upload covers, read the profile. */
 /**
- * Only what Crossfade uses: reading the person's playlists (private and collaborative ones too) and
- * creating and filling private playlists. No cover upload and no `/me` fields (gone in development mode).
+ * Only what Crossfade uses: reading the person's playlists (private and collaborative ones too), creating
+ * and filling private playlists, and reading and saving Liked Songs and saved albums (the library). No
+ * cover upload and no `/me` fields (gone in development mode).
  */
 export const SPOTIFY_SCOPES = [
   'playlist-read-private',
   'playlist-read-collaborative',
   'playlist-modify-public',
   'playlist-modify-private',
+  'user-library-read',
+  'user-library-modify',
 ] as const;
 
 export interface SpotifyOAuthConfig {
@@ -119,6 +122,27 @@ export async function exchangeSpotifyCode(
     );
     return oauth.processAuthorizationCodeResponse(as, client, response);
   });
+}
+
+/**
+ * An app token (client credentials): no user, so Spotify answers catalog calls for the `market` they
+ * name. Needs the client secret, so only the server asks for one.
+ */
+export async function requestSpotifyAppToken(
+  config: Pick<SpotifyOAuthConfig, 'accountsBaseUrl' | 'clientId' | 'now'> & { clientSecret: string },
+): Promise<{ accessToken: string; expiresAt: number }> {
+  const { as, client, options } = endpoints({ ...config, redirectUri: '' });
+  const tokens = await tokenCall(config, 'exchange', async () => {
+    const response = await oauth.clientCredentialsGrantRequest(
+      as,
+      client,
+      oauth.ClientSecretBasic(config.clientSecret),
+      new URLSearchParams(),
+      options,
+    );
+    return oauth.processClientCredentialsResponse(as, client, response);
+  });
+  return { accessToken: tokens.accessToken, expiresAt: tokens.expiresAt };
 }
 
 /** Refreshes; Spotify rotates the refresh token, so store the returned one in place of the old. */

@@ -106,7 +106,8 @@ export const createdPlaylistSchema = z.object({
 export const snapshotSchema = z.object({ snapshot_id: z.string() });
 
 export const searchSchema = z.object({
-  tracks: pagingSchema(z.unknown()).extend({ items: validItems(trackSchema) }),
+  // `href` names the market Spotify answered in (with `market=from_token`, the token user's country).
+  tracks: pagingSchema(z.unknown()).extend({ items: validItems(trackSchema), href: z.string().optional() }),
 });
 
 export const severalTracksSchema = z.object({
@@ -128,4 +129,36 @@ export const tokenResponseSchema = z.object({
   expires_in: z.number().positive(),
   refresh_token: z.string().min(1).optional(),
   scope: z.string().optional(),
+});
+
+/** SimplifiedAlbumObject (search results); `external_ids` only on full albums. */
+export const simplifiedAlbumSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  album_type: z.string().nullish(),
+  total_tracks: z.number().int().nonnegative(),
+  artists: z.array(simplifiedArtistSchema),
+  images: z.array(imageSchema).nullish(),
+  release_date: z.string().nullish(),
+  external_urls: z.object({ spotify: z.string().optional() }).nullish(),
+  external_ids: z.object({ upc: z.string().optional() }).partial().nullish(),
+});
+export type SpotifySimplifiedAlbum = z.infer<typeof simplifiedAlbumSchema>;
+
+/** AlbumObject: the album with the first page of its (simplified) tracks. */
+export const albumObjectSchema = simplifiedAlbumSchema.extend({ tracks: pagingSchema(z.unknown()) });
+export type SpotifyAlbum = z.infer<typeof albumObjectSchema>;
+
+/** A track inside an album: no album, no ISRC. Only the id is read; the full track is fetched after. */
+export const simplifiedTrackSchema = z.object({ id: z.string().nullable(), uri: z.string() });
+
+/** GET /me/tracks: raw items, each read on its own as a playlist item (`{added_at, track}`). */
+export const savedTracksPageSchema = pagingSchema(z.unknown());
+
+export const savedAlbumsPageSchema = pagingSchema(z.unknown()).extend({
+  items: validItems(z.object({ added_at: z.string().optional(), album: albumObjectSchema })),
+});
+
+export const albumSearchSchema = z.object({
+  albums: pagingSchema(z.unknown()).extend({ items: validItems(simplifiedAlbumSchema) }),
 });

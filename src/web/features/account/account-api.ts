@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { accountProfileSchema } from '../../../shared/api/account';
-import { savedExportListSchema } from '../../../shared/api/exports';
+import { savedExportListSchema } from '../../../shared/api/export';
 import { usageSchema } from '../../../shared/api/plans';
 import { transferResultSchema } from '../../../shared/api/transfer';
 import { request } from '../../lib/api-client';

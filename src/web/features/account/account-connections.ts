@@ -1,7 +1,8 @@
+import { connectionRegionResponseSchema } from '../../../shared/api/connections';
 import { SERVICE_LABELS, type ServiceId } from '../../../shared/services';
 import { AUTH_STATUS_KEY } from '../../hooks/use-auth';
 import { toast } from '../../hooks/use-toast';
-import { serverMessage } from '../../lib/api-client';
+import { request, serverMessage } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
 import { queryClient } from '../../lib/query-client';
 import { track } from '../../lib/track';
@@ -42,4 +43,19 @@ export async function refreshConnections() {
     queryClient.invalidateQueries({ queryKey: AUTH_STATUS_KEY }),
     queryClient.invalidateQueries({ queryKey: ACCOUNT_KEY }),
   ]);
+}
+
+/** The person says which country their account is in, when the service did not tell us. */
+export async function setConnectionRegion(service: ServiceId, region: string): Promise<void> {
+  try {
+    await request(connectionRegionResponseSchema, 'PUT', `/api/auth/${service}/region`, { region });
+    await refreshConnections();
+    toast({ title: `${SERVICE_LABELS[service]} country saved` });
+  } catch (error) {
+    toast({
+      title: `Failed to save the ${SERVICE_LABELS[service]} country`,
+      ...(serverMessage(error) ? { description: serverMessage(error) } : {}),
+      variant: 'destructive',
+    });
+  }
 }

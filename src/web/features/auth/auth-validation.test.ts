@@ -61,6 +61,8 @@ describe('returnPathFrom', () => {
       '?next=%2F%2Fevil.example',
       '?next=https%3A%2F%2Fevil.example',
       '?next=%2Fnope',
+      '?next=%2F.%2F%2Fevil.example%2Fx',
+      '?next=%2F%5Cevil.example',
     ]) {
       expect(returnPathFrom(search), search).toBeNull();
     }

@@ -1,5 +1,6 @@
 import { MIN_PASSWORD_LENGTH } from '../../../shared/api/auth';
 import { isAppPage } from '../../../shared/app-pages';
+import { safeRedirectPath } from '../../../shared/safe-redirect';
 
 /** A validation failure as the toast shows it (spec section 5, verbatim). */
 export interface FormProblem {
@@ -60,9 +61,9 @@ export const REGISTRATION_FAILED = {
  * only a page of this app, never another site ("//evil.example") or an unknown path.
  */
 export function returnPathFrom(search: string): string | null {
-  const next = new URLSearchParams(search).get('next');
-  if (next === null || !next.startsWith('/') || next.startsWith('//')) return null;
-  return isAppPage(next) ? next : null;
+  const next = safeRedirectPath(new URLSearchParams(search).get('next'), '');
+  if (next === '') return null;
+  return isAppPage(new URL(next, 'http://crossfade.invalid').pathname) ? next : null;
 }
 
 /** The sign-in address that brings the person back to `path` afterwards. */

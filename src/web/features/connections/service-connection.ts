@@ -1,7 +1,12 @@
-import { appleConnectResponseSchema, spotifyConnectResponseSchema } from '../../../shared/api/connections';
+import {
+  appleConnectResponseSchema,
+  appleInitResponseSchema,
+  spotifyConnectResponseSchema,
+} from '../../../shared/api/connections';
 import type { ServiceId } from '../../../shared/services';
-import { apiRequest, request } from '../../lib/api-client';
+import { noContentSchema, request } from '../../lib/api-client';
 import { flushAnalytics, track } from '../../lib/track';
+import { invalidatePlaylists } from '../playlists';
 
 /**
  * Connecting and disconnecting a service, shared by the transfer wizard and /account. Spotify, and Apple
@@ -29,7 +34,8 @@ export async function startConnection(service: ServiceId, returnTo: string): Pro
   const ready = preparedApple ? await preparedApple.catch(() => undefined) : undefined;
   if (ready) {
     const token = await ready.getInstance().authorize();
-    await apiRequest('POST', '/api/auth/apple/init', { token });
+    await request(appleInitResponseSchema, 'POST', '/api/auth/apple/init', { token });
+    await invalidatePlaylists('apple');
     track('service_connected', { service: 'apple', success: true });
     return 'connected';
   }
@@ -38,9 +44,10 @@ export async function startConnection(service: ServiceId, returnTo: string): Pro
     await leaveFor(answer.authUrl);
     return 'redirected';
   }
-  await apiRequest('POST', '/api/auth/apple/init', {
+  await request(appleInitResponseSchema, 'POST', '/api/auth/apple/init', {
     token: await authorizeWithMusicKit(answer.token, answer.musicKitScriptUrl ?? MUSICKIT_URL),
   });
+  await invalidatePlaylists('apple');
   track('service_connected', { service: 'apple', success: true });
   return 'connected';
 }
@@ -68,7 +75,9 @@ export function prepareAppleConnection(): void {
 }
 
 export async function endConnection(service: ServiceId): Promise<void> {
-  await apiRequest('POST', `/api/auth/${service}/disconnect`);
+  await request(noContentSchema, 'POST', `/api/auth/${service}/disconnect`);
+  // The service's playlists are no longer the person's to read.
+  await invalidatePlaylists(service);
   track('service_disconnected', { service });
 }
 

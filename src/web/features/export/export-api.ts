@@ -4,8 +4,8 @@ import {
   type CloudExportRequest,
   type ExportPlaylistRequest,
   savedExportSchema,
-} from '../../../shared/api/exports';
-import { SAMPLE_PLAYLISTS } from '../../../shared/api/insights';
+} from '../../../shared/api/export';
+import { SAMPLE_PLAYLISTS } from '../../../shared/api/visualizations';
 import { SERVICE_LABELS, type ServiceId } from '../../../shared/services';
 import { apiRequest, request } from '../../lib/api-client';
 import { queryClient } from '../../lib/query-client';

@@ -10,7 +10,7 @@ import {
   EXPORT_FAILED_TITLE,
   type ExportFormat,
   NO_DATA_MESSAGE,
-} from '../../../shared/api/exports';
+} from '../../../shared/api/export';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Label } from '../../components/ui/label';

@@ -1,4 +1,4 @@
-import type { GeoAlternative } from '../../../shared/api/region';
+import type { GeoAlternative } from '../../../shared/api/geo-lock';
 import { cn } from '../../lib/cn';
 
 const KIND_LABELS: Record<GeoAlternative['kind'], string> = {

@@ -1,17 +1,33 @@
-import { fetchPlaylistTracksResponseSchema } from '../../../shared/api/playlists';
 import {
   createRegionPlaylistResponseSchema,
+  GEO_TRACKS_PER_CALL,
   type GeoAlternativesRequest,
+  type GeoAlternativesResponse,
   geoAlternativesResponseSchema,
-} from '../../../shared/api/region';
+} from '../../../shared/api/geo-lock';
+import { fetchPlaylistTracksResponseSchema } from '../../../shared/api/playlists';
 import { request } from '../../lib/api-client';
 import { invalidatePlaylists } from '../playlists';
 
 export const fetchPlaylistTracks = (playlistUrl: string) =>
   request(fetchPlaylistTracksResponseSchema, 'POST', '/api/fetch-playlist-tracks', { playlistUrl });
 
-export const findGeoAlternatives = (body: GeoAlternativesRequest) =>
-  request(geoAlternativesResponseSchema, 'POST', '/api/claude/geo-locked-alternatives', body);
+/** Checks a playlist in parts of at most GEO_TRACKS_PER_CALL tracks (the server's cap) and joins the answers. */
+export async function findGeoAlternatives(body: GeoAlternativesRequest): Promise<GeoAlternativesResponse> {
+  const joined: GeoAlternativesResponse = { alternatives: [], checked: 0, unavailable: 0 };
+  // A track listed twice is checked once, as in a single call: parts must not count it twice.
+  const tracks = [...new Map(body.tracks.map((track) => [track.id, track])).values()];
+  for (let start = 0; start < tracks.length || start === 0; start += GEO_TRACKS_PER_CALL) {
+    const part = await request(geoAlternativesResponseSchema, 'POST', '/api/claude/geo-locked-alternatives', {
+      ...body,
+      tracks: tracks.slice(start, start + GEO_TRACKS_PER_CALL),
+    });
+    joined.alternatives.push(...part.alternatives);
+    joined.checked += part.checked;
+    joined.unavailable += part.unavailable;
+  }
+  return joined;
+}
 
 /** Saves the region's copy in the person's library: their lists of playlists are read again. */
 export async function createRegionPlaylist(body: {

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { GeoAlternativesResponse, SourceRegion, TargetRegion } from '../../../shared/api/region';
+import type { GeoAlternativesResponse, SourceRegion, TargetRegion } from '../../../shared/api/geo-lock';
 import { SOURCE_REGIONS, TARGET_REGIONS } from '../../../shared/services';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';

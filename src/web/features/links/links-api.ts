@@ -43,8 +43,12 @@ export async function createLink(link: CreateLinkRequest) {
   return created;
 }
 
-export const setLinkActive = (id: string, active: boolean) =>
-  request(shareLinkSchema, 'PATCH', `/api/links/${encodeURIComponent(id)}`, { active });
+/** Turning a link on or off also changes what its public page says. */
+export async function setLinkActive(id: string, active: boolean) {
+  const updated = await request(shareLinkSchema, 'PATCH', `/api/links/${encodeURIComponent(id)}`, { active });
+  await queryClient.invalidateQueries({ queryKey: publicLinkKey(updated.slug) });
+  return updated;
+}
 
 export const signUpToLink = (slug: string, email: string) =>
   request(linkSignupResponseSchema, 'POST', `/api/public/links/${encodeURIComponent(slug)}/signup`, {

@@ -1,11 +1,9 @@
-import { z } from 'zod';
 import {
   type RecreateRequest,
   type RowProblemDto,
   recreateResponseSchema,
-  rowProblemSchema,
 } from '../../../shared/api/recreate';
-import { ApiRequestError, request } from '../../lib/api-client';
+import { request, rowProblems } from '../../lib/api-client';
 import { invalidatePlaylists } from '../playlists';
 import { importCsv } from '../transfer';
 
@@ -34,22 +32,5 @@ export async function recreateFromCsv(file: File): Promise<RebuiltPlaylist> {
   return { playlist: answer.playlist, problems: answer.warnings, originService: null };
 }
 
-// A 400 of the recreate endpoints is `{message, problems}`; entries of another shape are left out.
-const problemsBodySchema = z.object({ problems: z.array(z.unknown()) });
-
 /** The row problems a 400 carried (`{message, problems}`), for listing under the form. */
-export function problemsOf(error: unknown): RowProblemDto[] {
-  if (!(error instanceof ApiRequestError)) return [];
-  let body: unknown;
-  try {
-    body = JSON.parse(error.body);
-  } catch {
-    return [];
-  }
-  const parsed = problemsBodySchema.safeParse(body);
-  if (!parsed.success) return [];
-  return parsed.data.problems.flatMap((problem) => {
-    const row = rowProblemSchema.safeParse(problem);
-    return row.success ? [row.data] : [];
-  });
-}
+export const problemsOf = rowProblems;

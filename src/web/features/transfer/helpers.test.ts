@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { averageConfidence, overallConfidenceBand, rowConfidenceBand } from './confidence';
+import { averageConfidence, overallConfidenceBand, rowConfidenceBand } from '../../lib/confidence';
 import { formatEta, percentDone, rateLimitWaitSeconds } from './job-progress';
 import { filterPlaylists, highlightParts } from './playlist-search';
 

@@ -6,6 +6,7 @@ import { paths } from '../../lib/paths';
 import { queryClient } from '../../lib/query-client';
 import { track } from '../../lib/track';
 import { endConnection, startConnection } from '../connections';
+import { runWizardMutation } from './wizard-queries';
 import { wizardStore } from './wizard-store';
 
 /** Which service the consent page was for, so `?connectError=` can be told apart per service. */
@@ -30,18 +31,21 @@ export function takePendingConnect(): ServiceId | null {
 }
 
 function fail(message: string): void {
-  wizardStore.update({ error: message, loading: false });
+  wizardStore.update({ error: message });
   toast({ title: message, variant: 'destructive' });
 }
 
 export async function connectService(service: ServiceId): Promise<void> {
-  wizardStore.update({ loading: true, error: null });
+  wizardStore.update({ error: null });
   try {
     rememberPending(service);
-    if ((await startConnection(service, paths.transfer)) === 'redirected') return;
+    const outcome = await runWizardMutation('connect', async () => {
+      if ((await startConnection(service, paths.transfer)) === 'redirected') return 'redirected';
+      await queryClient.invalidateQueries({ queryKey: AUTH_STATUS_KEY });
+      return 'connected';
+    });
+    if (outcome === 'redirected') return;
     takePendingConnect();
-    await queryClient.invalidateQueries({ queryKey: AUTH_STATUS_KEY });
-    wizardStore.update({ loading: false });
     toast({ title: `Connected to ${SERVICE_LABELS[service]}` });
   } catch (error) {
     takePendingConnect();
@@ -55,11 +59,12 @@ export async function connectService(service: ServiceId): Promise<void> {
 }
 
 export async function disconnectService(service: ServiceId): Promise<void> {
-  wizardStore.update({ loading: true, error: null });
+  wizardStore.update({ error: null });
   try {
-    await endConnection(service);
-    await queryClient.invalidateQueries({ queryKey: AUTH_STATUS_KEY });
-    wizardStore.update({ loading: false });
+    await runWizardMutation('disconnect', async () => {
+      await endConnection(service);
+      await queryClient.invalidateQueries({ queryKey: AUTH_STATUS_KEY });
+    });
     toast({ title: `Disconnected from ${SERVICE_LABELS[service]}` });
   } catch {
     fail(`Failed to disconnect from ${SERVICE_LABELS[service]}`);

@@ -14,6 +14,7 @@ import {
   transferResultSchema,
 } from '../../../shared/api/transfer';
 import { apiRequest, request } from '../../lib/api-client';
+import { matchRulesChanged } from '../match-rules';
 import { invalidatePlaylists } from '../playlists';
 import type { MatchingInput } from './wizard-state';
 
@@ -33,11 +34,16 @@ export async function acceptAllInReview(matchSetId: string): Promise<MatchSetVie
 const rowPath = (matchSetId: string, position: number) =>
   `/api/match/${encodeURIComponent(matchSetId)}/rows/${position}`;
 
-export const changeMatchRow = (
+/** A fix (or its reset) also saves (or forgets) the person's match rule for the song. */
+export async function changeMatchRow(
   matchSetId: string,
   position: number,
   choice: MatchChoice,
-): Promise<MatchRow> => request(matchRowSchema, 'PATCH', rowPath(matchSetId, position), choice);
+): Promise<MatchRow> {
+  const row = await request(matchRowSchema, 'PATCH', rowPath(matchSetId, position), choice);
+  void matchRulesChanged();
+  return row;
+}
 
 export const searchForRow = (matchSetId: string, position: number, query: string): Promise<Candidate[]> =>
   request(

@@ -9,12 +9,12 @@ import { CSV_FILE_NAME } from '../../../shared/api/transfer';
 import type { ServiceId } from '../../../shared/services';
 import { toast } from '../../hooks/use-toast';
 import { errorStatus, serverMessage } from '../../lib/api-client';
+import { averageConfidence } from '../../lib/confidence';
 import { paths } from '../../lib/paths';
 import { queryClient } from '../../lib/query-client';
 import { track } from '../../lib/track';
 import { TRANSFERS_KEY, USAGE_KEY } from '../account';
 import { invalidatePlaylists } from '../playlists';
-import { averageConfidence } from './confidence';
 import { takeWizardHandoff } from './open-in-wizard';
 import {
   acceptAllInReview,
@@ -29,7 +29,15 @@ import {
 } from './transfer-api';
 import { upgradeToast } from './upgrade-toast';
 import {
-  INITIAL_WIZARD_STATE,
+  isWizardMutating,
+  matchSetQuery,
+  runWizardMutation,
+  setMatchSet,
+  setTransferResult,
+  wizardSnapshot,
+} from './wizard-queries';
+import {
+  INITIAL_WIZARD_CHOICES,
   matchingInput,
   stepGuardError,
   transferInput,
@@ -54,7 +62,7 @@ const setError = (error: string | null) => wizardStore.update({ error });
 
 /** Spec section 4: the step stays, with the guard's error, when the wizard may not move on. */
 export function goToStep(step: WizardStep, navigate: Navigate): boolean {
-  const error = stepGuardError(wizardStore.getState(), step);
+  const error = stepGuardError(wizardSnapshot(), step);
   if (error !== null) {
     setError(error);
     return false;
@@ -88,7 +96,7 @@ export function applyWizardHandoff(): void {
 }
 
 export function resetWizard(navigate: Navigate): void {
-  wizardStore.update({ ...INITIAL_WIZARD_STATE });
+  wizardStore.update({ ...INITIAL_WIZARD_CHOICES });
   navigate(paths.transfer);
 }
 
@@ -131,72 +139,101 @@ function announceMatches(view: MatchSetView): void {
   });
 }
 
-let matchingInFlight: Promise<void> | null = null;
+const MATCHING = 'matching';
+
+/** Follows a match set's job until it is ready (or failed), keeping its query up to date. */
+async function followMatchSet(started: MatchSetView, onJob: (view: JobView | null) => void): Promise<void> {
+  const view =
+    started.status === 'matching'
+      ? await followUntil(
+          started.jobId,
+          async () => {
+            const latest = await fetchMatchSet(started.matchSetId);
+            setMatchSet(latest);
+            return latest;
+          },
+          (set) => set.status === 'matching',
+          onJob,
+        )
+      : started;
+  if (view.status === 'failed') throw new Error(view.error ?? 'Matching failed. Please try again.');
+  if (view.status === 'matching')
+    throw new Error('Matching is taking longer than expected. Please try again.');
+  announceMatches(view);
+}
+
+function matchingFailed(error: unknown): void {
+  wizardStore.update({
+    matchSetId: null,
+    error: failureText(
+      error,
+      error instanceof Error && errorStatus(error) === undefined
+        ? error.message
+        : 'Matching failed. Please try again.',
+    ),
+  });
+}
 
 /** Spec section 4: matching needs source, destination and playlist; a failure leaves no results. */
-export function runMatching(onJob: (view: JobView | null) => void): Promise<void> {
-  if (matchingInFlight) return matchingInFlight;
+export async function runMatching(onJob: (view: JobView | null) => void): Promise<void> {
+  if (isWizardMutating(MATCHING)) return;
   const input = matchingInput(wizardStore.getState());
   if (typeof input === 'string') {
     setError(input);
-    return Promise.resolve();
+    return;
   }
-  matchingInFlight = (async () => {
-    wizardStore.update({ loading: true, error: null, matchSet: null });
-    try {
+  wizardStore.update({ error: null, matchSetId: null, transferId: null });
+  try {
+    await runWizardMutation(MATCHING, async () => {
       const started = await startMatching(input);
-      wizardStore.update({ matchSet: started });
-      const view =
-        started.status === 'matching'
-          ? await followUntil(
-              started.jobId,
-              () => fetchMatchSet(started.matchSetId),
-              (set) => set.status === 'matching',
-              onJob,
-            )
-          : started;
-      if (view.status === 'failed') throw new Error(view.error ?? 'Matching failed. Please try again.');
-      if (view.status === 'matching')
-        throw new Error('Matching is taking longer than expected. Please try again.');
-      wizardStore.update({ matchSet: view, loading: false });
-      announceMatches(view);
-    } catch (error) {
-      wizardStore.update({
-        matchSet: null,
-        loading: false,
-        error: failureText(
-          error,
-          error instanceof Error && errorStatus(error) === undefined
-            ? error.message
-            : 'Matching failed. Please try again.',
-        ),
-      });
-    } finally {
-      onJob(null);
-      matchingInFlight = null;
-    }
-  })();
-  return matchingInFlight;
+      setMatchSet(started);
+      wizardStore.update({ matchSetId: started.matchSetId });
+      await followMatchSet(started, onJob);
+    });
+  } catch (error) {
+    matchingFailed(error);
+  } finally {
+    onJob(null);
+  }
 }
 
-/** A reload keeps only the match set's id; its rows come back from the server. */
-export async function restoreMatchSet(matchSetId: string): Promise<void> {
-  wizardStore.update({ loading: true, error: null });
+/**
+ * Step 3 shows the matches of the chosen playlist: the saved match set when there is one (after a
+ * reload, a match still running is followed again), a new match when there is none or it is gone.
+ */
+export async function ensureMatches(onJob: (view: JobView | null) => void): Promise<void> {
+  const { matchSetId } = wizardStore.getState();
+  if (isWizardMutating(MATCHING)) return;
+  if (matchSetId === null) return runMatching(onJob);
+  let saved: MatchSetView;
   try {
-    const view = await fetchMatchSet(matchSetId);
-    wizardStore.update({ matchSet: view.status === 'ready' ? view : null, loading: false });
+    saved = await queryClient.fetchQuery(matchSetQuery(matchSetId));
   } catch {
     // The saved set is gone (or belongs to someone else): match again.
-    wizardStore.update({ matchSet: null, loading: false });
+    return runMatching(onJob);
+  }
+  if (saved.status === 'ready') return;
+  if (saved.status === 'failed') return runMatching(onJob);
+  try {
+    await runWizardMutation(MATCHING, () => followMatchSet(saved, onJob));
+  } catch (error) {
+    matchingFailed(error);
+  } finally {
+    onJob(null);
   }
 }
 
+const currentMatchSet = () => wizardSnapshot().matchSet;
+
 export async function applyRowChoice(row: MatchRow, choice: MatchChoice): Promise<boolean> {
-  const matchSet = wizardStore.getState().matchSet;
+  const matchSet = currentMatchSet();
   if (matchSet === null) return false;
   try {
-    const updated = await changeMatchRow(matchSet.matchSetId, row.position, choice);
-    wizardStore.update((state) => withUpdatedRow(state, updated));
+    const updated = await runWizardMutation('row', () =>
+      changeMatchRow(matchSet.matchSetId, row.position, choice),
+    );
+    const latest = currentMatchSet();
+    if (latest?.matchSetId === matchSet.matchSetId) setMatchSet(withUpdatedRow(latest, updated));
     return true;
   } catch (error) {
     toast({
@@ -209,10 +246,10 @@ export async function applyRowChoice(row: MatchRow, choice: MatchChoice): Promis
 }
 
 export async function acceptReviewRows(): Promise<void> {
-  const matchSet = wizardStore.getState().matchSet;
+  const matchSet = currentMatchSet();
   if (matchSet === null) return;
   try {
-    wizardStore.update({ matchSet: await acceptAllInReview(matchSet.matchSetId) });
+    setMatchSet(await runWizardMutation('accept-review', () => acceptAllInReview(matchSet.matchSetId)));
   } catch (error) {
     toast({
       title: 'Could not accept the matches in review',
@@ -253,7 +290,11 @@ async function finishTransfer(
     started.status === 'queued' || started.status === 'running'
       ? await followUntil(
           started.jobId,
-          () => fetchTransfer(started.transferId),
+          async () => {
+            const latest = await fetchTransfer(started.transferId);
+            setTransferResult(latest);
+            return latest;
+          },
           (value) => value.status === 'queued' || value.status === 'running',
           onJob,
         )
@@ -267,14 +308,16 @@ async function finishTransfer(
     queryClient.invalidateQueries({ queryKey: TRANSFERS_KEY }),
     queryClient.invalidateQueries({ queryKey: USAGE_KEY }),
   ]);
-  wizardStore.update({ transferResult: result, loading: false, error: null, currentStep: 4 });
+  setTransferResult(result);
+  wizardStore.update({ transferId: result.transferId, error: null, currentStep: 4 });
   navigate(paths.complete);
 }
 
 /** Spec section 2 step 3: runs the transfer, then moves to step 4; on failure the person stays here. */
 export async function runTransfer(onJob: (view: JobView | null) => void, navigate: Navigate): Promise<void> {
-  const state = wizardStore.getState();
-  if (!state.createPlaylist) {
+  const state = wizardSnapshot();
+  const fromLibrary = state.selectedPlaylist?.kind === 'liked' || state.selectedPlaylist?.kind === 'album';
+  if (!state.createPlaylist && !fromLibrary) {
     toast({ ...CREATE_PLAYLIST_REQUIRED, variant: 'destructive' });
     return;
   }
@@ -289,14 +332,18 @@ export async function runTransfer(onJob: (view: JobView | null) => void, navigat
     destination_service: input.destinationService,
     track_count: trackCount,
   });
-  wizardStore.update({ loading: true, error: null });
+  wizardStore.update({ error: null });
   try {
-    const started = await startTransfer({
-      ...input,
-      includeUnmatched: state.includeUnmatched,
-      createPlaylist: true,
+    await runWizardMutation('transfer', async () => {
+      const started = await startTransfer({
+        ...input,
+        includeUnmatched: state.includeUnmatched,
+        alsoAddToPlaylist: state.alsoAddToPlaylist && state.selectedPlaylist?.kind === 'liked',
+        createPlaylist: true,
+      });
+      setTransferResult(started);
+      await finishTransfer(started, onJob, navigate);
     });
-    await finishTransfer(started, onJob, navigate);
   } catch (error) {
     const message = failureText(
       error,
@@ -309,7 +356,7 @@ export async function runTransfer(onJob: (view: JobView | null) => void, navigat
       destination_service: input.destinationService,
       error: message,
     });
-    wizardStore.update({ loading: false, error: message });
+    wizardStore.update({ error: message });
     if (errorStatus(error) === 402) upgradeToast(message);
     else toast({ title: 'Transfer failed', description: message, variant: 'destructive' });
   } finally {
@@ -321,14 +368,16 @@ export async function retryFailedTransfer(
   onJob: (view: JobView | null) => void,
   navigate: Navigate,
 ): Promise<void> {
-  const previous = wizardStore.getState().transferResult;
+  const previous = wizardSnapshot().transferResult;
   if (previous === null) return;
-  wizardStore.update({ loading: true, error: null });
+  wizardStore.update({ error: null });
   try {
-    await finishTransfer(await retryTransfer(previous.transferId), onJob, navigate);
+    await runWizardMutation('retry', async () =>
+      finishTransfer(await retryTransfer(previous.transferId), onJob, navigate),
+    );
   } catch (error) {
     const message = failureText(error, 'Retry failed. Please try again.');
-    wizardStore.update({ loading: false, error: message });
+    wizardStore.update({ error: message });
     if (errorStatus(error) === 402) upgradeToast(message);
     else toast({ title: 'Retry failed', description: message, variant: 'destructive' });
   } finally {
@@ -338,7 +387,7 @@ export async function retryFailedTransfer(
 
 /** Saves the transfer's CSV as playlist_transfer.csv. */
 export async function downloadCsv(): Promise<void> {
-  const result = wizardStore.getState().transferResult;
+  const result = wizardSnapshot().transferResult;
   if (result === null) {
     setError(WIZARD_ERRORS.noTransferToDownload);
     toast({ title: WIZARD_ERRORS.noTransferToDownload, variant: 'destructive' });

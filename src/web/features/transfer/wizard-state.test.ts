@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { MatchRow, MatchSetView, TransferResult } from '../../../shared/api/transfer';
+import {
+  type MatchRow,
+  type MatchSetView,
+  type TransferResult,
+  transferResultSchema,
+} from '../../../shared/api/transfer';
 import {
   deserializeWizard,
   INITIAL_WIZARD_STATE,
@@ -40,6 +45,8 @@ const matchSet: MatchSetView = {
   sourceService: 'spotify',
   destinationService: 'apple',
   jobId: null,
+  kind: 'playlist',
+  albumMatch: null,
   results: [row(0), row(1)],
 };
 
@@ -53,6 +60,10 @@ const transferResult: TransferResult = {
   addedTracks: 2,
   destinationUrl: 'https://music.apple.com/library/playlist/p.1',
   overallConfidence: 97,
+  kind: 'playlist',
+  librarySave: null,
+  verifiedTracks: 2,
+  verificationMissing: [],
   status: 'succeeded',
   error: null,
   jobId: null,
@@ -67,6 +78,7 @@ const ready: WizardState = {
   sourceService: 'spotify',
   destinationService: 'apple',
   selectedPlaylist: playlist,
+  matchSetId: matchSet.matchSetId,
   matchSet,
 };
 
@@ -119,12 +131,12 @@ describe('completed steps in the step indicator', () => {
 
 describe('wizard changes', () => {
   it('forgets the playlist, matches and result when the source changes', () => {
-    const next = withServices({ ...ready, transferResult }, 'apple', 'spotify');
+    const next = withServices({ ...ready, transferId: transferResult.transferId }, 'apple', 'spotify');
     expect(next).toMatchObject({
       sourceService: 'apple',
       selectedPlaylist: null,
-      matchSet: null,
-      transferResult: null,
+      matchSetId: null,
+      transferId: null,
     });
   });
 
@@ -133,46 +145,59 @@ describe('wizard changes', () => {
   });
 
   it('drops old matches when another playlist is picked, keeps them for the same one', () => {
-    expect(withPlaylist(ready, { id: 'pl-2', name: 'Other', trackCount: 1 }).matchSet).toBeNull();
-    expect(withPlaylist(ready, playlist).matchSet).toBe(matchSet);
+    expect(withPlaylist(ready, { id: 'pl-2', name: 'Other', trackCount: 1 }).matchSetId).toBeNull();
+    expect(withPlaylist(ready, playlist).matchSetId).toBe(matchSet.matchSetId);
   });
 
   it('replaces a reviewed row in place', () => {
     const fixed = row(1, { status: 'skipped', isMatched: false, decidedBy: 'person' });
-    const next = withUpdatedRow(ready, fixed);
-    expect(next.matchSet?.results.map((item) => item.status)).toEqual(['accepted', 'skipped']);
+    const next = withUpdatedRow(matchSet, fixed);
+    expect(next.results.map((item) => item.status)).toEqual(['accepted', 'skipped']);
   });
 });
 
 describe('wizard persistence', () => {
-  it('restores choices and the result after a reload, and the match set by id only', () => {
+  it('restores the choices after a reload, with the match set and transfer by id only', () => {
     const saved = serializeWizard({
       ...ready,
       currentStep: 3,
-      transferResult,
+      transferId: transferResult.transferId,
       includeUnmatched: true,
-      loading: true,
+      error: 'Please select a playlist',
     });
     expect(saved).not.toContain('Song 1');
-    const { state, matchSetId } = deserializeWizard(saved);
-    expect(matchSetId).toBe(matchSet.matchSetId);
-    expect(state).toMatchObject({
+    expect(saved).not.toContain('Please select');
+    expect(deserializeWizard(saved)).toEqual({
       currentStep: 3,
       sourceService: 'spotify',
       destinationService: 'apple',
       selectedPlaylist: playlist,
-      transferResult,
+      matchSetId: matchSet.matchSetId,
+      transferId: transferResult.transferId,
       includeUnmatched: true,
-      loading: false,
-      matchSet: null,
+      alsoAddToPlaylist: false,
+      createPlaylist: true,
+      error: null,
+    });
+  });
+
+  it('reads a transfer answered before transfers were verified as not verified', () => {
+    const { verifiedTracks: _verified, verificationMissing: _missing, ...older } = transferResult;
+    expect(transferResultSchema.parse(older)).toEqual({
+      ...transferResult,
+      verifiedTracks: null,
+      verificationMissing: [],
     });
   });
 
   it('restores nothing from junk', () => {
-    for (const raw of [null, '', 'nope', '[]', '{"currentStep":9,"sourceService":"tidal"}']) {
-      const { state, matchSetId } = deserializeWizard(raw);
-      expect(state).toMatchObject({ currentStep: 1, sourceService: null, selectedPlaylist: null });
-      expect(matchSetId).toBeNull();
+    for (const raw of [null, '', 'nope', '[]', '{"currentStep":9,"sourceService":"tidal","matchSetId":7}']) {
+      expect(deserializeWizard(raw)).toMatchObject({
+        currentStep: 1,
+        sourceService: null,
+        selectedPlaylist: null,
+        matchSetId: null,
+      });
     }
   });
 });

@@ -1,39 +1,57 @@
 import type { PlaylistSummary } from '../../../shared/api/playlists';
-import {
-  type MatchRow,
-  type MatchSetView,
-  type TransferResult,
-  transferResultSchema,
-} from '../../../shared/api/transfer';
+import type { MatchRow, MatchSetView, TransferResult } from '../../../shared/api/transfer';
 import { type ServiceId, serviceIdSchema } from '../../../shared/services';
 
 export type WizardStep = 1 | 2 | 3 | 4;
 
-/** Spec section 3 wizard state; `matchSet` carries the match results with the id review needs. */
-export interface WizardState {
+/**
+ * What the person chose in the wizard: the only state the wizard store keeps (and saves for a reload).
+ * The match set and the transfer are server state: they live in TanStack Query under these ids.
+ */
+export interface WizardChoices {
   currentStep: WizardStep;
   sourceService: ServiceId | null;
   destinationService: ServiceId | null;
   selectedPlaylist: PlaylistSummary | null;
-  matchSet: MatchSetView | null;
-  transferResult: TransferResult | null;
+  matchSetId: string | null;
+  transferId: string | null;
   includeUnmatched: boolean;
+  /** Liked Songs (issue 14): also put the saved songs in a new playlist. */
+  alsoAddToPlaylist: boolean;
   createPlaylist: boolean;
-  loading: boolean;
+  /** The guard's or the last action's message, shown on the page. */
   error: string | null;
 }
 
-export const INITIAL_WIZARD_STATE: WizardState = {
+/**
+ * Spec section 3 wizard state, as the pages read it: the person's choices joined with the server state
+ * read from the query cache (`matchSet` carries the match results with the id review needs).
+ */
+export interface WizardState extends WizardChoices {
+  matchSet: MatchSetView | null;
+  transferResult: TransferResult | null;
+  /** A wizard action (matching, a transfer, connecting) is under way or its data is loading. */
+  loading: boolean;
+}
+
+export const INITIAL_WIZARD_CHOICES: WizardChoices = {
   currentStep: 1,
   sourceService: null,
   destinationService: null,
   selectedPlaylist: null,
+  matchSetId: null,
+  transferId: null,
+  includeUnmatched: false,
+  alsoAddToPlaylist: false,
+  createPlaylist: true,
+  error: null,
+};
+
+export const INITIAL_WIZARD_STATE: WizardState = {
+  ...INITIAL_WIZARD_CHOICES,
   matchSet: null,
   transferResult: null,
-  includeUnmatched: false,
-  createPlaylist: true,
   loading: false,
-  error: null,
 };
 
 /** Spec sections 4 and 5: the store guards, word for word. */
@@ -71,7 +89,7 @@ export interface MatchingInput {
   playlistId: string;
 }
 
-export function matchingInput(state: WizardState): MatchingInput | string {
+export function matchingInput(state: WizardChoices): MatchingInput | string {
   const { sourceService, destinationService, selectedPlaylist } = state;
   if (sourceService === null || destinationService === null || selectedPlaylist === null)
     return WIZARD_ERRORS.missingForMatching;
@@ -86,7 +104,7 @@ export function transferInput(state: WizardState): (MatchingInput & { matchSetId
 }
 
 /** Choosing other services makes the playlist, matches and result of the old pair meaningless. */
-export function withServices(state: WizardState, source: ServiceId, destination: ServiceId): WizardState {
+export function withServices(state: WizardChoices, source: ServiceId, destination: ServiceId): WizardChoices {
   if (state.sourceService === source && state.destinationService === destination) return state;
   const sourceChanged = state.sourceService !== source;
   return {
@@ -94,52 +112,38 @@ export function withServices(state: WizardState, source: ServiceId, destination:
     sourceService: source,
     destinationService: destination,
     selectedPlaylist: sourceChanged ? null : state.selectedPlaylist,
-    matchSet: null,
-    transferResult: null,
+    matchSetId: null,
+    transferId: null,
     error: null,
   };
 }
 
-export function withPlaylist(state: WizardState, playlist: PlaylistSummary): WizardState {
+export function withPlaylist(state: WizardChoices, playlist: PlaylistSummary): WizardChoices {
   if (state.selectedPlaylist?.id === playlist.id) return { ...state, selectedPlaylist: playlist };
-  return { ...state, selectedPlaylist: playlist, matchSet: null, transferResult: null };
+  return { ...state, selectedPlaylist: playlist, matchSetId: null, transferId: null };
 }
 
-export function withUpdatedRow(state: WizardState, row: MatchRow): WizardState {
-  if (state.matchSet === null) return state;
+/** The match set with one row replaced by its new version (after the person changed it). */
+export function withUpdatedRow(matchSet: MatchSetView, row: MatchRow): MatchSetView {
   return {
-    ...state,
-    matchSet: {
-      ...state.matchSet,
-      results: state.matchSet.results.map((item) => (item.position === row.position ? row : item)),
-    },
+    ...matchSet,
+    results: matchSet.results.map((item) => (item.position === row.position ? row : item)),
   };
 }
 
-/**
- * A reload or deep link keeps the wizard: everything but the in-flight flags. A 10,000-row match set
- * can outgrow the storage quota, so only its id is kept and the rows are fetched again.
- */
-interface PersistedWizard {
-  currentStep: WizardStep;
-  sourceService: ServiceId | null;
-  destinationService: ServiceId | null;
-  selectedPlaylist: PlaylistSummary | null;
-  matchSetId: string | null;
-  transferResult: TransferResult | null;
-  includeUnmatched: boolean;
-}
+/** A reload or deep link keeps the person's choices, ids included; the rows come back from the server. */
+type PersistedWizard = Omit<WizardChoices, 'error' | 'createPlaylist'>;
 
-/** `savedMatchSetId`: a restored set's id whose rows have not been fetched back yet. */
-export function serializeWizard(state: WizardState, savedMatchSetId: string | null = null): string {
+export function serializeWizard(state: WizardChoices): string {
   const persisted: PersistedWizard = {
     currentStep: state.currentStep,
     sourceService: state.sourceService,
     destinationService: state.destinationService,
     selectedPlaylist: state.selectedPlaylist,
-    matchSetId: state.matchSet?.status === 'ready' ? state.matchSet.matchSetId : savedMatchSetId,
-    transferResult: state.transferResult,
+    matchSetId: state.matchSetId,
+    transferId: state.transferId,
     includeUnmatched: state.includeUnmatched,
+    alsoAddToPlaylist: state.alsoAddToPlaylist,
   };
   return JSON.stringify(persisted);
 }
@@ -160,31 +164,33 @@ function playlistOrNull(value: unknown): PlaylistSummary | null {
     name: value.name,
     trackCount: typeof value.trackCount === 'number' ? value.trackCount : 0,
     ...(typeof value.imageUrl === 'string' ? { imageUrl: value.imageUrl } : {}),
+    ...(value.kind === 'liked' || value.kind === 'album' || value.kind === 'playlist'
+      ? { kind: value.kind }
+      : {}),
   };
 }
 
-/** What a stored wizard restores to, plus the match set id to fetch again; junk restores nothing. */
-export function deserializeWizard(raw: string | null): { state: WizardState; matchSetId: string | null } {
-  const empty = { state: INITIAL_WIZARD_STATE, matchSetId: null };
-  if (raw === null) return empty;
+const idOrNull = (value: unknown): string | null =>
+  typeof value === 'string' && value.length > 0 && value.length <= 200 ? value : null;
+
+/** What a stored wizard restores to; junk restores nothing. */
+export function deserializeWizard(raw: string | null): WizardChoices {
+  if (raw === null) return INITIAL_WIZARD_CHOICES;
   try {
     const parsed: unknown = JSON.parse(raw);
-    if (!isObject(parsed)) return empty;
-    const transfer = transferResultSchema.safeParse(parsed.transferResult);
-    const transferResult = transfer.success ? transfer.data : null;
+    if (!isObject(parsed)) return INITIAL_WIZARD_CHOICES;
     return {
-      state: {
-        ...INITIAL_WIZARD_STATE,
-        currentStep: isStep(parsed.currentStep) ? parsed.currentStep : 1,
-        sourceService: serviceOrNull(parsed.sourceService),
-        destinationService: serviceOrNull(parsed.destinationService),
-        selectedPlaylist: playlistOrNull(parsed.selectedPlaylist),
-        transferResult,
-        includeUnmatched: parsed.includeUnmatched === true,
-      },
-      matchSetId: typeof parsed.matchSetId === 'string' ? parsed.matchSetId : null,
+      ...INITIAL_WIZARD_CHOICES,
+      currentStep: isStep(parsed.currentStep) ? parsed.currentStep : 1,
+      sourceService: serviceOrNull(parsed.sourceService),
+      destinationService: serviceOrNull(parsed.destinationService),
+      selectedPlaylist: playlistOrNull(parsed.selectedPlaylist),
+      matchSetId: idOrNull(parsed.matchSetId),
+      transferId: idOrNull(parsed.transferId),
+      includeUnmatched: parsed.includeUnmatched === true,
+      alsoAddToPlaylist: parsed.alsoAddToPlaylist === true,
     };
   } catch {
-    return empty;
+    return INITIAL_WIZARD_CHOICES;
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { withPlaylist } from './wizard-state';
 import { createWizardStore } from './wizard-store';
 
 function memoryStorage() {
@@ -22,10 +23,11 @@ describe('wizard store', () => {
     });
   });
 
-  it('tells subscribers about changes and hands out a saved match set id once', () => {
+  it('tells subscribers about changes', () => {
     const storage = memoryStorage();
     storage.setItem('wizard', JSON.stringify({ matchSetId: 'abc' }));
     const store = createWizardStore(storage, 'wizard');
+    expect(store.getState().matchSetId).toBe('abc');
     let calls = 0;
     const unsubscribe = store.subscribe(() => {
       calls += 1;
@@ -34,8 +36,6 @@ describe('wizard store', () => {
     unsubscribe();
     store.update({ error: null });
     expect(calls).toBe(1);
-    expect(store.takePendingMatchSetId()).toBe('abc');
-    expect(store.takePendingMatchSetId()).toBeNull();
   });
 
   it('keeps working when storage refuses writes', () => {
@@ -61,19 +61,19 @@ describe('wizard store and a saved match set', () => {
     matchSetId: 'set-1',
   });
 
-  it('keeps the saved id across another reload until the rows are back', () => {
+  it('keeps the saved id across another reload', () => {
     const storage = memoryStorage();
     storage.setItem('wizard', saved);
     createWizardStore(storage, 'wizard').update({ currentStep: 4 });
-    expect(createWizardStore(storage, 'wizard').takePendingMatchSetId()).toBe('set-1');
+    expect(createWizardStore(storage, 'wizard').getState().matchSetId).toBe('set-1');
   });
 
   it('forgets the saved id when another playlist is chosen', () => {
     const storage = memoryStorage();
     storage.setItem('wizard', saved);
     const store = createWizardStore(storage, 'wizard');
-    store.update({ selectedPlaylist: { id: 'pl-2', name: 'Long Haul', trackCount: 9 } });
-    expect(store.takePendingMatchSetId()).toBeNull();
-    expect(createWizardStore(storage, 'wizard').takePendingMatchSetId()).toBeNull();
+    store.update((state) => withPlaylist(state, { id: 'pl-2', name: 'Long Haul', trackCount: 9 }));
+    expect(store.getState().matchSetId).toBeNull();
+    expect(createWizardStore(storage, 'wizard').getState().matchSetId).toBeNull();
   });
 });

@@ -1,42 +1,34 @@
 import { useSyncExternalStore } from 'react';
-import { deserializeWizard, INITIAL_WIZARD_STATE, serializeWizard, type WizardState } from './wizard-state';
+import {
+  deserializeWizard,
+  INITIAL_WIZARD_CHOICES,
+  serializeWizard,
+  type WizardChoices,
+} from './wizard-state';
 
+/**
+ * The person's choices in the wizard, shared by its four pages and saved to session storage after every
+ * change. Server state (the match set, the transfer) is not kept here: it lives in the query cache
+ * (`wizard-queries.ts`), under the ids this store holds.
+ */
 export interface WizardStore {
-  getState: () => WizardState;
-  /** The match set id a restored wizard still has to fetch, once. */
-  takePendingMatchSetId: () => string | null;
-  update: (change: Partial<WizardState> | ((state: WizardState) => WizardState)) => void;
+  getState: () => WizardChoices;
+  update: (change: Partial<WizardChoices> | ((state: WizardChoices) => WizardChoices)) => void;
   subscribe: (listener: () => void) => () => void;
 }
 
 type WizardStorage = Pick<Storage, 'getItem' | 'setItem'>;
 
-/** One store shared by the four wizard pages, saved to session storage after every change. */
 export function createWizardStore(storage: WizardStorage | null, key: string): WizardStore {
-  const restored = deserializeWizard(readStorage(storage, key));
-  let state = restored.state;
-  let pendingMatchSetId = restored.matchSetId;
+  let state = deserializeWizard(readStorage(storage, key));
   const listeners = new Set<() => void>();
   return {
     getState: () => state,
-    takePendingMatchSetId: () => {
-      const id = pendingMatchSetId;
-      pendingMatchSetId = null;
-      return id;
-    },
     update(change) {
       const next = typeof change === 'function' ? change(state) : { ...state, ...change };
       if (next === state) return;
-      // A saved match set belongs to the playlist and services it was made for.
-      if (
-        next.matchSet !== null ||
-        next.selectedPlaylist?.id !== state.selectedPlaylist?.id ||
-        next.sourceService !== state.sourceService ||
-        next.destinationService !== state.destinationService
-      )
-        pendingMatchSetId = null;
       state = next;
-      writeStorage(storage, key, serializeWizard(state, pendingMatchSetId));
+      writeStorage(storage, key, serializeWizard(state));
       for (const listener of listeners) listener();
     },
     subscribe(listener) {
@@ -69,6 +61,6 @@ export const wizardStore = createWizardStore(
   WIZARD_STORE_KEY,
 );
 
-export function useWizard(): WizardState {
-  return useSyncExternalStore(wizardStore.subscribe, wizardStore.getState, () => INITIAL_WIZARD_STATE);
+export function useWizardChoices(): WizardChoices {
+  return useSyncExternalStore(wizardStore.subscribe, wizardStore.getState, () => INITIAL_WIZARD_CHOICES);
 }

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { ChevronDown, ChevronRight } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useLocation } from 'wouter';
-import type { BackupPlaylist, BackupSummary } from '../../../shared/api/backups';
+import type { BackupPlaylist, BackupSummary } from '../../../shared/api/vault';
 import { SERVICE_LABELS, type ServiceId } from '../../../shared/services';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';

@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { type JobView, jobViewSchema } from '../../../shared/api/transfer';
 import {
   backupDetailSchema,
   backupStartedSchema,
@@ -6,8 +7,7 @@ import {
   type RestoreRequest,
   type RestoreResponse,
   restoreResponseSchema,
-} from '../../../shared/api/backups';
-import { type JobView, jobViewSchema } from '../../../shared/api/transfer';
+} from '../../../shared/api/vault';
 import { request } from '../../lib/api-client';
 import { invalidatePlaylists } from '../playlists';
 

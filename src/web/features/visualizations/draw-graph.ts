@@ -1,4 +1,4 @@
-import type { GraphEdge, GraphNode } from '../../../shared/api/insights';
+import type { GraphEdge, GraphNode } from '../../../shared/api/visualizations';
 import { paletteColor } from '../../../shared/chart-palette';
 import type { Point } from './force-layout';
 

@@ -1,6 +1,6 @@
 import { Download, ZoomIn, ZoomOut } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { TasteGraph, TasteGraphType } from '../../../shared/api/insights';
+import type { TasteGraph, TasteGraphType } from '../../../shared/api/visualizations';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';

@@ -4,7 +4,7 @@ import {
   TIMELINE_RANGE_LABELS,
   TIMELINE_RANGES,
   type TimelineRange,
-} from '../../../shared/api/insights';
+} from '../../../shared/api/visualizations';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Label } from '../../components/ui/label';

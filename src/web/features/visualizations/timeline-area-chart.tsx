@@ -1,5 +1,5 @@
 import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { TasteTimeline } from '../../../shared/api/insights';
+import type { TasteTimeline } from '../../../shared/api/visualizations';
 import { paletteColor } from '../../../shared/chart-palette';
 import { chartRows } from './timeline-summary';
 

@@ -4,7 +4,7 @@ import {
   type TimelineRange,
   tasteGraphSchema,
   tasteTimelineSchema,
-} from '../../../shared/api/insights';
+} from '../../../shared/api/visualizations';
 import { request } from '../../lib/api-client';
 
 export const tasteGraphQuery = (type: TasteGraphType) =>

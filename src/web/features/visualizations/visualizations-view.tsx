@@ -6,8 +6,8 @@ import { useAuth } from '../../hooks/use-auth';
 import { paths } from '../../lib/paths';
 import { track } from '../../lib/track';
 import { ExportPanel } from '../export';
-import { FriendMergePanel } from '../friend-merge';
 import { GeoLockPanel } from '../geo-lock';
+import { FriendMergePanel } from '../merge';
 import { TasteGraphCard } from './taste-graph-card';
 import { TasteTimelineCard } from './taste-timeline-card';
 

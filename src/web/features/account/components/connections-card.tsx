@@ -5,9 +5,30 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { prepareAppleConnection } from '../../connections';
 import { formatDate } from '../account-api';
-import { connectFromAccount, disconnectFromAccount } from '../account-connections';
+import { connectFromAccount, disconnectFromAccount, setConnectionRegion } from '../account-connections';
 
 const SERVICES: ServiceId[] = ['spotify', 'apple'];
+/** Countries a person can name when the service does not tell us theirs (search answers per country). */
+const COUNTRIES = [
+  'US',
+  'GB',
+  'CA',
+  'AU',
+  'IE',
+  'DE',
+  'AT',
+  'CH',
+  'FR',
+  'ES',
+  'IT',
+  'NL',
+  'SE',
+  'BR',
+  'MX',
+  'JP',
+  'KR',
+  'IN',
+];
 
 export function ConnectionsCard({ profile }: { profile: AccountProfile }) {
   const [busy, setBusy] = useState<ServiceId | null>(null);
@@ -52,6 +73,31 @@ export function ConnectionsCard({ profile }: { profile: AccountProfile }) {
                       ? `Connected${connection.displayName ? ` as ${connection.displayName}` : ''} since ${formatDate(connection.authorizedAt)}`
                       : 'Not connected'}
                   </p>
+                  {connection ? (
+                    <label className="mt-1 flex items-center gap-2 text-sm text-slate-600">
+                      {connection.region ? 'Country' : 'Country unknown: choose yours'}
+                      <select
+                        className="rounded border border-slate-300 px-1 py-0.5"
+                        value={connection.region?.toUpperCase() ?? ''}
+                        disabled={busy !== null}
+                        onChange={(event) =>
+                          run(service, (chosen) => setConnectionRegion(chosen, event.target.value))
+                        }
+                      >
+                        {connection.region ? null : <option value="">Choose…</option>}
+                        {[
+                          ...new Set([
+                            ...(connection.region ? [connection.region.toUpperCase()] : []),
+                            ...COUNTRIES,
+                          ]),
+                        ].map((country) => (
+                          <option key={country} value={country}>
+                            {country}
+                          </option>
+                        ))}
+                      </select>
+                    </label>
+                  ) : null}
                 </div>
                 {connection ? (
                   <Button

@@ -8,7 +8,7 @@ import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { AUTH_STATUS_KEY, SIGNED_OUT } from '../../../hooks/use-auth';
 import { toast } from '../../../hooks/use-toast';
-import { apiRequest, serverMessage } from '../../../lib/api-client';
+import { noContentSchema, request, serverMessage } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
 import { track } from '../../../lib/track';
 
@@ -22,7 +22,7 @@ export function DeleteAccountDialog({ username }: { username: string }) {
   const matches = typed.trim().toLowerCase() === username.toLowerCase();
 
   const remove = useMutation({
-    mutationFn: () => apiRequest('DELETE', '/api/account', { confirmUsername: typed.trim() }),
+    mutationFn: () => request(noContentSchema, 'DELETE', '/api/account', { confirmUsername: typed.trim() }),
     onSuccess: async () => {
       track('account_deleted');
       setOpen(false);

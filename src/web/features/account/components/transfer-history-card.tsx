@@ -68,6 +68,11 @@ export function TransferHistoryCard() {
                   <tr key={transfer.transferId}>
                     <th scope="row" className="py-2 pr-3 font-medium text-slate-900">
                       {transfer.name}
+                      {transfer.librarySave ? (
+                        <span className="block text-xs font-normal text-slate-600">
+                          {transfer.librarySave.savedTo}
+                        </span>
+                      ) : null}
                     </th>
                     <td className="py-2 pr-3">
                       {SERVICE_LABELS[transfer.sourceService]} → {SERVICE_LABELS[transfer.destinationService]}
@@ -79,6 +84,9 @@ export function TransferHistoryCard() {
                         {transfer.matchedTracks} matched · {transfer.unmatchedTracks} not found
                         {transfer.status === 'succeeded'
                           ? ` · ${qualityLabel(transfer.overallConfidence)} (${transfer.overallConfidence}%)`
+                          : ''}
+                        {transfer.verifiedTracks !== null
+                          ? ` · verified: ${transfer.verifiedTracks} of ${transfer.addedTracks}`
                           : ''}
                       </span>
                     </td>

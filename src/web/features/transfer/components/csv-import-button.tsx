@@ -4,7 +4,7 @@ import type { PlaylistSummary } from '../../../../shared/api/playlists';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { toast } from '../../../hooks/use-toast';
-import { serverMessage } from '../../../lib/api-client';
+import { rowProblems, serverMessage } from '../../../lib/api-client';
 import { type CsvImportAnswer, importCsv } from '../transfer-api';
 
 interface Problems {
@@ -13,29 +13,10 @@ interface Problems {
 }
 
 function problemsOf(error: unknown): Problems {
-  const message = serverMessage(error) ?? 'The file could not be imported.';
-  const match = error instanceof Error ? /^\d{3}: ([\s\S]*)$/.exec(error.message) : null;
-  let lines: string[] = [];
-  try {
-    const body: unknown = match?.[1] ? JSON.parse(match[1]) : null;
-    const problems: unknown =
-      typeof body === 'object' && body !== null ? Reflect.get(body, 'problems') : null;
-    if (Array.isArray(problems))
-      lines = problems.map((problem: unknown) =>
-        typeof problem === 'string' ? problem : (describeRow(problem) ?? JSON.stringify(problem)),
-      );
-  } catch {
-    lines = [];
-  }
-  return { message, lines };
-}
-
-function describeRow(value: unknown): string | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const row: unknown = Reflect.get(value, 'row');
-  const message: unknown = Reflect.get(value, 'message');
-  if (typeof message !== 'string') return null;
-  return typeof row === 'number' ? `Row ${row}: ${message}` : message;
+  return {
+    message: serverMessage(error) ?? 'The file could not be imported.',
+    lines: rowProblems(error).map((problem) => `Row ${problem.row}: ${problem.message}`),
+  };
 }
 
 /** "Import a CSV": the imported playlist joins the grid, selected, with any row warnings shown. */

@@ -1,11 +1,12 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowRight, ChevronDown, CircleCheck, CircleX } from 'lucide-react';
 import { useMemo, useRef, useState } from 'react';
+import { YOUR_RULE_REASON } from '../../../../shared/api/match-rules';
 import type { MatchRow } from '../../../../shared/api/transfer';
+import { ConfidenceBadge, StatusBadge } from '../../../components/match-badges';
+import { TrackCell } from '../../../components/track-cell';
 import { cn } from '../../../lib/cn';
-import { ConfidenceBadge, StatusBadge } from './match-badges';
 import { MatchRowDetails } from './match-row-details';
-import { TrackCell } from './track-cell';
 
 export type MatchFilter = 'all' | 'review' | 'unmatched';
 
@@ -24,7 +25,11 @@ function MatchListRow({
   destinationLabel: string;
 }) {
   const detailsId = `match-row-${row.position}`;
-  const reason = row.status === 'skipped' || row.status === 'unmatched' ? row.reasons[0] : undefined;
+  // A row one of the person's rules decided says so (issue 14).
+  const reason =
+    row.status === 'skipped' || row.status === 'unmatched' || row.reasons[0] === YOUR_RULE_REASON
+      ? row.reasons[0]
+      : undefined;
   return (
     <div className="border-b border-slate-200 bg-white">
       <button

@@ -1,55 +1,9 @@
-import { type FormEvent, useId, useState } from 'react';
-import type { Candidate, MatchRow } from '../../../../shared/api/transfer';
+import { useState } from 'react';
+import type { MatchRow } from '../../../../shared/api/transfer';
+import { CandidateItem, DestinationSearch } from '../../../components/destination-search';
 import { Button } from '../../../components/ui/button';
-import { Input } from '../../../components/ui/input';
-import { Spinner } from '../../../components/ui/spinner';
-import { serverMessage } from '../../../lib/api-client';
 import { searchForRow } from '../transfer-api';
 import { applyRowChoice } from '../wizard-actions';
-import { ConfidenceBadge } from './match-badges';
-import { TrackCell } from './track-cell';
-
-function CandidateItem({
-  candidate,
-  current,
-  busy,
-  onUse,
-}: {
-  candidate: Candidate;
-  current: boolean;
-  busy: boolean;
-  onUse: () => void;
-}) {
-  return (
-    <li className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white p-2">
-      <div className="grid min-w-0 flex-1 gap-1">
-        <TrackCell track={candidate.track} />
-        <div className="flex flex-wrap items-center gap-1 text-xs text-slate-700">
-          <ConfidenceBadge confidence={candidate.confidence} />
-          {candidate.versionLabels.map((label) => (
-            <span key={label} className="rounded bg-slate-100 px-1.5 py-0.5 text-slate-800">
-              {label}
-            </span>
-          ))}
-          {candidate.reasons.length > 0 ? <span>{candidate.reasons.join('; ')}</span> : null}
-        </div>
-      </div>
-      {current ? (
-        <span className="text-xs font-medium text-green-800">Chosen</span>
-      ) : (
-        <Button
-          size="sm"
-          variant="outline"
-          disabled={busy}
-          onClick={onUse}
-          aria-label={`Use this: ${candidate.track.name} by ${candidate.track.artists.join(', ')}`}
-        >
-          Use this
-        </Button>
-      )}
-    </li>
-  );
-}
 
 /**
  * What the person typed into a row's search, by row id. The details panel unmounts whenever the row is
@@ -60,7 +14,6 @@ const typedQueries = new Map<string, string>();
 
 /** The other candidates, a manual search, Skip and Undo for one row (spec: a person fixes a match). */
 export function MatchRowDetails({ row, destinationLabel }: { row: MatchRow; destinationLabel: string }) {
-  const searchId = useId();
   const [busy, setBusy] = useState(false);
   const [query, setQueryState] = useState(
     () => typedQueries.get(row.id) ?? `${row.sourceTrack.name} ${row.sourceTrack.artists[0] ?? ''}`.trim(),
@@ -69,9 +22,6 @@ export function MatchRowDetails({ row, destinationLabel }: { row: MatchRow; dest
     typedQueries.set(row.id, text);
     setQueryState(text);
   };
-  const [results, setResults] = useState<Candidate[] | null>(null);
-  const [searching, setSearching] = useState(false);
-  const [searchError, setSearchError] = useState<string | null>(null);
 
   const act = async (choice: Parameters<typeof applyRowChoice>[1]) => {
     setBusy(true);
@@ -79,21 +29,8 @@ export function MatchRowDetails({ row, destinationLabel }: { row: MatchRow; dest
     setBusy(false);
   };
 
-  const search = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const matchSetId = row.id.slice(0, row.id.lastIndexOf(':'));
-    if (query.trim() === '') return;
-    setSearching(true);
-    setSearchError(null);
-    try {
-      setResults(await searchForRow(matchSetId, row.position, query.trim()));
-    } catch (error) {
-      setResults(null);
-      setSearchError(serverMessage(error) ?? 'Search failed. Please try again.');
-    } finally {
-      setSearching(false);
-    }
-  };
+  const matchSetId = row.id.slice(0, row.id.lastIndexOf(':'));
+  const currentId = row.status !== 'skipped' ? row.destinationTrack?.id : undefined;
 
   const others = row.candidates;
   return (
@@ -108,7 +45,7 @@ export function MatchRowDetails({ row, destinationLabel }: { row: MatchRow; dest
               <CandidateItem
                 key={candidate.track.id}
                 candidate={candidate}
-                current={row.destinationTrack?.id === candidate.track.id && row.status !== 'skipped'}
+                current={currentId === candidate.track.id}
                 busy={busy}
                 onUse={() => void act({ action: 'choose', trackId: candidate.track.id })}
               />
@@ -116,45 +53,20 @@ export function MatchRowDetails({ row, destinationLabel }: { row: MatchRow; dest
           </ul>
         )}
       </section>
-      <section aria-label="Manual search" className="grid gap-2">
-        <form className="flex flex-wrap items-end gap-2" onSubmit={(event) => void search(event)}>
-          <div className="grid min-w-0 flex-1 gap-1">
-            <label htmlFor={searchId} className="text-sm font-semibold text-slate-900">
-              Search {destinationLabel}
-            </label>
-            <Input id={searchId} value={query} onChange={(event) => setQuery(event.target.value)} />
-          </div>
-          <Button type="submit" variant="secondary" disabled={searching}>
-            Search
-          </Button>
-        </form>
-        <div aria-live="polite">
-          {searching ? <Spinner label="Searching" /> : null}
-          {searchError ? <p className="text-sm text-red-800">{searchError}</p> : null}
-          {results !== null && !searching ? (
-            results.length === 0 ? (
-              <p className="text-sm text-slate-700">Nothing found.</p>
-            ) : (
-              <ul className="grid gap-2" aria-label="Search results">
-                {results.map((candidate) => (
-                  <CandidateItem
-                    key={candidate.track.id}
-                    candidate={candidate}
-                    current={row.destinationTrack?.id === candidate.track.id && row.status !== 'skipped'}
-                    busy={busy}
-                    onUse={() =>
-                      void act({
-                        action: 'manual',
-                        track: { ...candidate.track, uri: candidate.track.uri ?? candidate.track.id },
-                      })
-                    }
-                  />
-                ))}
-              </ul>
-            )
-          ) : null}
-        </div>
-      </section>
+      <DestinationSearch
+        label={`Search ${destinationLabel}`}
+        query={query}
+        onQueryChange={setQuery}
+        search={(text) => searchForRow(matchSetId, row.position, text)}
+        currentId={currentId}
+        busy={busy}
+        onUse={(candidate) =>
+          void act({
+            action: 'manual',
+            track: { ...candidate.track, uri: candidate.track.uri ?? candidate.track.id },
+          })
+        }
+      />
       <div className="flex flex-wrap gap-2">
         {row.status !== 'skipped' ? (
           <Button variant="outline" size="sm" disabled={busy} onClick={() => void act({ action: 'skip' })}>

@@ -1,7 +1,17 @@
-import { Check, ListMusic } from 'lucide-react';
+import { Check, Disc3, Heart, ListMusic } from 'lucide-react';
 import type { PlaylistSummary } from '../../../../shared/api/playlists';
 import { cn } from '../../../lib/cn';
 import { HighlightedText } from './highlighted-text';
+
+function KindIcon({ kind }: { kind: PlaylistSummary['kind'] }) {
+  if (kind === 'liked') return <Heart aria-hidden="true" className="h-7 w-7 text-violet-700" />;
+  if (kind === 'album') return <Disc3 aria-hidden="true" className="h-7 w-7 text-slate-600" />;
+  return <ListMusic aria-hidden="true" className="h-7 w-7 text-slate-500" />;
+}
+
+/** Liked Songs / favourites and saved albums (issue 14), listed by the service above its playlists. */
+export const isLibraryCollection = (playlist: Pick<PlaylistSummary, 'kind'>) =>
+  playlist.kind === 'liked' || playlist.kind === 'album';
 
 const trackCountLabel = (count: number) => `${count} ${count === 1 ? 'track' : 'tracks'}`;
 
@@ -14,14 +24,17 @@ export function PlaylistGrid({
   query,
   selectedId,
   onSelect,
+  label = 'Your playlists',
 }: {
   playlists: PlaylistSummary[];
   query: string;
   selectedId: string | null;
   onSelect: (playlist: PlaylistSummary) => void;
+  /** The list's accessible name ("Your library" for Liked Songs and saved albums). */
+  label?: string;
 }) {
   return (
-    <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Your playlists">
+    <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label={label}>
       {playlists.map((playlist) => {
         const selected = playlist.id === selectedId;
         const unreadable = playlist.unreadableReason;
@@ -52,15 +65,25 @@ export function PlaylistGrid({
                   className="h-16 w-16 shrink-0 rounded-lg bg-slate-100 object-cover"
                 />
               ) : (
-                <span className="flex h-16 w-16 shrink-0 items-center justify-center rounded-lg bg-slate-100">
-                  <ListMusic aria-hidden="true" className="h-7 w-7 text-slate-500" />
+                <span
+                  className={cn(
+                    'flex h-16 w-16 shrink-0 items-center justify-center rounded-lg',
+                    playlist.kind === 'liked' ? 'bg-violet-100' : 'bg-slate-100',
+                  )}
+                >
+                  <KindIcon kind={playlist.kind} />
                 </span>
               )}
               <span className="grid min-w-0 flex-1 gap-1">
                 <span className="truncate font-medium text-slate-900">
                   <HighlightedText text={playlist.name} query={query} />
                 </span>
-                <span className="text-sm text-slate-600">{trackCountLabel(playlist.trackCount)}</span>
+                <span className="text-sm text-slate-600">
+                  {playlist.kind === 'album' ? 'Album · ' : playlist.kind === 'liked' ? 'Liked songs · ' : ''}
+                  {playlist.trackCountUnknown
+                    ? `${playlist.trackCount}+ tracks (Apple Music did not say how many)`
+                    : trackCountLabel(playlist.trackCount)}
+                </span>
                 {unreadable ? (
                   <span id={reasonId} className="text-sm text-amber-800">
                     Can’t be read: {unreadable}

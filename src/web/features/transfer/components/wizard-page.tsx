@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Page } from '../../../components/layout/page';
+import { useWizard } from '../wizard-queries';
 import { isStepCompleted, type WizardStep } from '../wizard-state';
-import { useWizard } from '../wizard-store';
 import { StepIndicator } from './step-indicator';
 
 /** The frame every wizard step shares: its h1, the step indicator, then the step. */

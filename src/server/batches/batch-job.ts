@@ -1,0 +1,146 @@
+import { and, eq, ne } from 'drizzle-orm';
+import { z } from 'zod';
+import type { AppDeps } from '../app-context';
+import { batches, matchSets, transfers } from '../db/schema';
+import type { JobProgress } from '../db/stored-json';
+import { defineJob } from '../jobs/define-job';
+import { type JobContext, PermanentJobError } from '../jobs/job-runner';
+import { createMatchJobHandler } from '../transfers/match-job';
+import { createTransferJobHandler } from '../transfers/transfer-job';
+
+/**
+ * One durable job per batch (issue 14 item 2). It runs twice: first it matches every playlist and ends with
+ * the batch waiting for the person's review; `POST /api/batches/:id/transfer` queues the same job again,
+ * and it transfers every playlist. Each playlist is the match or transfer job's own work, run inside this
+ * job with its own checkpoint, so their exactly-once guarantees hold (decision 0010): the batch's
+ * checkpoint says which phase and playlist it is on and carries that playlist's checkpoint.
+ */
+export const BATCH_JOB = 'batch';
+
+const batchJobPayloadSchema = z.object({ batchId: z.uuid() });
+type BatchJobPayload = z.infer<typeof batchJobPayloadSchema>;
+
+/** Separates a playlist's own phase from its place in the batch in the job's progress. */
+export const PHASE_SEPARATOR = '#';
+
+export type BatchPhase = 'matching' | 'transferring';
+
+export interface BatchJobState {
+  phase: BatchPhase;
+  /** The playlist under way; those before it are done in this phase. */
+  index: number;
+  /** The playlist's work has begun (a resumed run must look for what it may already have written). */
+  started: boolean;
+  /** The playlist's own match or transfer checkpoint. */
+  item?: unknown;
+}
+
+export function createBatchJobHandler(deps: AppDeps) {
+  const matchPlaylist = createMatchJobHandler(deps);
+  const transferPlaylist = createTransferJobHandler(deps);
+  return async ({ batchId }: BatchJobPayload, context: JobContext) => {
+    const [batch] = await deps.db.select().from(batches).where(eq(batches.id, batchId));
+    if (!batch) throw new PermanentJobError('The batch no longer exists.');
+    if (batch.status === 'review' || batch.status === 'done') return { batchId, status: batch.status };
+    const phase: BatchPhase = batch.status === 'transferring' ? 'transferring' : 'matching';
+    const saved = context.state as BatchJobState | undefined;
+    let state: BatchJobState = saved?.phase === phase ? saved : { phase, index: 0, started: false };
+    const count = batch.items.length;
+
+    for (let index = state.index; index < count; index++) {
+      const item = batch.items[index];
+      if (!item) break;
+      const resumed = state.index === index && state.started;
+      state = {
+        phase,
+        index,
+        started: true,
+        ...(resumed && state.item !== undefined ? { item: state.item } : {}),
+      };
+      // Each playlist's phases are phases of their own ("adding#2"): the runner measures the pace, and so
+      // the ETA, from when the phase began, which must be this playlist's start, not the first one's.
+      const label = (progress: JobProgress): JobProgress => ({
+        ...progress,
+        phase: `${progress.phase}${PHASE_SEPARATOR}${index + 1}`,
+        message: `Playlist ${index + 1} of ${count}`,
+      });
+      await context.checkpoint(state, label({ done: 0, total: 0, phase }));
+      // The playlist's job sees only its own checkpoint; a playlist begun before a crash counts as a retry.
+      const itemContext: JobContext = {
+        job: { ...context.job, attempts: resumed ? Math.max(2, context.job.attempts) : 1 },
+        state: state.item,
+        signal: context.signal,
+        checkpoint: async (itemState, progress) => {
+          state = { phase, index, started: true, item: itemState };
+          await context.checkpoint(state, progress ? label(progress) : undefined);
+        },
+        progress: (progress) => context.progress(label(progress)),
+        holdLease: context.holdLease,
+      };
+      try {
+        if (phase === 'matching') {
+          const [set] = await deps.db
+            .select({ status: matchSets.status })
+            .from(matchSets)
+            .where(eq(matchSets.id, item.matchSetId));
+          if (set?.status === 'matching') await matchPlaylist({ matchSetId: item.matchSetId }, itemContext);
+        } else if (item.transferId) {
+          const [transfer] = await deps.db
+            .select({ status: transfers.status })
+            .from(transfers)
+            .where(eq(transfers.id, item.transferId));
+          if (transfer && transfer.status !== 'succeeded' && transfer.status !== 'failed') {
+            await transferPlaylist({ transferId: item.transferId }, itemContext);
+          }
+        }
+      } catch (error) {
+        // One playlist that can never go (deleted, unreadable) is marked failed by its own job; the
+        // batch goes on with the others. Anything else is retried from this checkpoint.
+        if (!(error instanceof PermanentJobError)) {
+          await giveUpOnFinalAttempt(deps, context, batchId, item.transferId, error);
+          throw error;
+        }
+        const items = batch.items.map((other, at) =>
+          at === index ? { ...other, error: error.message } : other,
+        );
+        batch.items = items;
+        await deps.db.update(batches).set({ items }).where(eq(batches.id, batchId));
+      }
+      state = { phase, index: index + 1, started: false };
+      await context.checkpoint(state, label({ done: 0, total: 0, phase }));
+    }
+
+    const status = phase === 'matching' ? 'review' : 'done';
+    await deps.db.update(batches).set({ status }).where(eq(batches.id, batchId));
+    return { batchId, status };
+  };
+}
+
+/**
+ * When the batch's last attempt fails, the batch is failed and so is the transfer under way (its own
+ * job would have marked it so, but it ran on the batch's attempts): the history does not show it running.
+ */
+async function giveUpOnFinalAttempt(
+  deps: AppDeps,
+  context: JobContext,
+  batchId: string,
+  transferId: string | null,
+  error: unknown,
+) {
+  const retried = error instanceof Error && error.name === 'RetryLater';
+  if (retried || context.job.attempts < context.job.maxAttempts) return;
+  const message = error instanceof Error ? error.message : String(error);
+  if (transferId) {
+    await deps.db
+      .update(transfers)
+      .set({ status: 'failed', error: message })
+      .where(and(eq(transfers.id, transferId), ne(transfers.status, 'succeeded')));
+  }
+  await deps.db.update(batches).set({ status: 'failed' }).where(eq(batches.id, batchId));
+}
+
+export const batchJob = defineJob({
+  kind: BATCH_JOB,
+  payloadSchema: batchJobPayloadSchema,
+  handler: createBatchJobHandler,
+});

@@ -1,0 +1,287 @@
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import type { CreateSyncRequest, Sync, SyncRun } from '../../shared/api/syncs';
+import type { AppDeps } from '../app-context';
+import type { Database } from '../db/client';
+import { syncRuns, syncs } from '../db/schema';
+import { isUuid } from '../db/uuid';
+import { badRequest, conflict, notFound } from '../domain-errors';
+import { enqueue } from '../jobs/define-job';
+import { loadSourcePlaylist } from '../playlists/source-playlists';
+import { ProviderError } from '../providers/http';
+import { nextRunAfter } from './sync-interval';
+import { syncRunJob } from './sync-run-job';
+
+/**
+ * Syncs (issue 14, item 4; decision 0017): creating one, its runs, pause, resume and delete. The plan
+ * check (Pro) is the route's; every function here answers only the person's own syncs.
+ */
+
+type SyncRecord = typeof syncs.$inferSelect;
+type SyncRunRecord = typeof syncRuns.$inferSelect;
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+export function toSyncRunView(run: SyncRunRecord): SyncRun {
+  return {
+    id: run.id,
+    syncId: run.syncId,
+    dryRun: run.dryRun,
+    trigger: run.trigger,
+    status: run.status,
+    added: run.added,
+    removed: run.removed,
+    listedRemovals: run.listedRemovals,
+    notAdded: run.notAdded,
+    unchanged: run.unchanged,
+    verifiedTracks: run.verifiedTracks,
+    verificationMissing: run.verificationMissing,
+    error: run.error,
+    jobId: run.jobId,
+    createdAt: run.createdAt.toISOString(),
+    completedAt: iso(run.completedAt),
+  };
+}
+
+function toSyncView(sync: SyncRecord, lastRun: SyncRunRecord | undefined): Sync {
+  return {
+    id: sync.id,
+    sourceService: sync.sourceService,
+    sourcePlaylistId: sync.sourcePlaylistId,
+    sourcePlaylistName: sync.sourcePlaylistName,
+    destinationService: sync.destinationService,
+    destinationPlaylistId: sync.destinationPlaylistId,
+    destinationUrl: sync.destinationUrl,
+    schedule: sync.schedule,
+    removals: sync.removals,
+    paused: sync.paused,
+    nextRunAt: sync.paused ? null : iso(sync.nextRunAt),
+    lastRun: lastRun ? toSyncRunView(lastRun) : null,
+    createdAt: sync.createdAt.toISOString(),
+  };
+}
+
+async function ownSync(db: Database, userId: string, syncId: string): Promise<SyncRecord> {
+  const [sync] = isUuid(syncId)
+    ? await db
+        .select()
+        .from(syncs)
+        .where(and(eq(syncs.id, syncId), eq(syncs.userId, userId)))
+    : [];
+  if (!sync) throw notFound('That sync does not exist (any more).');
+  return sync;
+}
+
+/** A provider's "not there" or "not yours" on a playlist the person named, as a clear 4xx. */
+function playlistError(error: unknown, which: string): unknown {
+  if (error instanceof ProviderError && (error.kind === 'not_found' || error.kind === 'bad_request')) {
+    return notFound(`The ${which} playlist was not found.`);
+  }
+  if (error instanceof ProviderError && error.kind === 'forbidden') {
+    return badRequest(`Crossfade cannot read the ${which} playlist: choose one of your own.`);
+  }
+  return error;
+}
+
+/** Creates a sync and starts its first run, which is always a preview. */
+export async function createSync(
+  deps: AppDeps,
+  userId: string,
+  input: CreateSyncRequest,
+): Promise<{ sync: Sync; run: SyncRun }> {
+  // Both services must be connected, and the playlists readable, before anything is stored.
+  const destination = await deps.providers.forUser(userId, input.destinationService);
+  const source = await loadSourcePlaylist(deps, userId, input.sourceService, input.sourcePlaylistId).catch(
+    (error: unknown) => {
+      throw playlistError(error, 'source');
+    },
+  );
+  let destinationUrl: string | null = null;
+  if (input.destinationPlaylistId) {
+    const existing = await destination.getPlaylist(input.destinationPlaylistId).catch((error: unknown) => {
+      throw playlistError(error, 'destination');
+    });
+    if (existing.playlist.isOwned === false) {
+      throw badRequest(
+        'Choose one of your own playlists as the destination: Crossfade can only add to those.',
+      );
+    }
+    destinationUrl = existing.playlist.url ?? null;
+  }
+  const [sync] = await deps.db
+    .insert(syncs)
+    .values({
+      userId,
+      sourceService: input.sourceService,
+      sourcePlaylistId: input.sourcePlaylistId,
+      sourcePlaylistName: source.playlist.name,
+      destinationService: input.destinationService,
+      destinationPlaylistId: input.destinationPlaylistId ?? null,
+      destinationUrl,
+      schedule: input.schedule,
+      removals: input.removals,
+      nextRunAt: nextRunAfter(input.schedule, new Date()),
+    })
+    .returning();
+  if (!sync) throw new Error('sync insert returned no row');
+  const run = await startRun(deps, userId, sync.id, { trigger: 'first', dryRun: true });
+  return { sync: toSyncView(sync, undefined), run };
+}
+
+export async function listSyncs(deps: AppDeps, userId: string): Promise<Sync[]> {
+  const rows = await deps.db
+    .select()
+    .from(syncs)
+    .where(eq(syncs.userId, userId))
+    .orderBy(desc(syncs.createdAt));
+  if (rows.length === 0) return [];
+  const runs = await deps.db
+    .select()
+    .from(syncRuns)
+    .where(
+      inArray(
+        syncRuns.syncId,
+        rows.map((row) => row.id),
+      ),
+    )
+    .orderBy(desc(syncRuns.createdAt));
+  const last = new Map<string, SyncRunRecord>();
+  for (const run of runs) if (!last.has(run.syncId)) last.set(run.syncId, run);
+  return rows.map((row) => toSyncView(row, last.get(row.id)));
+}
+
+const ALREADY_RUNNING = 'This sync is already running: wait for that run to finish.';
+
+/**
+ * Queues a run of a sync. The first run of a sync is always a preview, whatever was asked. Never two
+ * at once: the database holds at most one queued or running run per sync (a partial unique index), so a
+ * second request, from this process or another, is refused with 409.
+ */
+export async function startRun(
+  deps: AppDeps,
+  userId: string,
+  syncId: string,
+  options: { trigger: SyncRun['trigger']; dryRun?: boolean | undefined },
+): Promise<SyncRun> {
+  const sync = await ownSync(deps.db, userId, syncId);
+  if (sync.paused && options.trigger !== 'first') {
+    throw conflict('This sync is paused: resume it to run it.');
+  }
+  const [previewed] = await deps.db
+    .select({ id: syncRuns.id })
+    .from(syncRuns)
+    .where(and(eq(syncRuns.syncId, sync.id), eq(syncRuns.dryRun, true), eq(syncRuns.status, 'succeeded')))
+    .limit(1);
+  const dryRun = options.dryRun === true || !previewed;
+  const run = await deps.db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(syncRuns)
+      .values({ syncId: sync.id, userId, dryRun, trigger: options.trigger })
+      .onConflictDoNothing()
+      .returning();
+    if (!inserted) return undefined;
+    const job = await enqueue(tx, syncRunJob, {
+      userId,
+      payload: { runId: inserted.id },
+      dedupeKey: `sync-run:${inserted.id}`,
+      maxAttempts: 3,
+    });
+    const [withJob] = await tx
+      .update(syncRuns)
+      .set({ jobId: job.id })
+      .where(eq(syncRuns.id, inserted.id))
+      .returning();
+    return withJob;
+  });
+  if (!run) throw conflict(ALREADY_RUNNING);
+  deps.jobs.poke();
+  return toSyncRunView(run);
+}
+
+/** Runs a sync that stopped for the person's confirmation again, this time applying its removals. */
+export async function confirmRun(
+  deps: AppDeps,
+  userId: string,
+  syncId: string,
+  runId: string,
+): Promise<SyncRun> {
+  const sync = await ownSync(deps.db, userId, syncId);
+  const [run] = isUuid(runId)
+    ? await deps.db
+        .select()
+        .from(syncRuns)
+        .where(and(eq(syncRuns.id, runId), eq(syncRuns.syncId, sync.id)))
+    : [];
+  if (!run) throw notFound('That run does not exist (any more).');
+  if (run.status !== 'needs_confirmation') throw conflict('This run is not waiting for a confirmation.');
+  const [active] = await deps.db
+    .select({ id: syncRuns.id })
+    .from(syncRuns)
+    .where(and(eq(syncRuns.syncId, sync.id), inArray(syncRuns.status, ['queued', 'running'])))
+    .limit(1);
+  if (active) throw conflict(ALREADY_RUNNING);
+  const confirmed = await deps.db
+    .transaction(async (tx) => {
+      const [updated] = await tx
+        .update(syncRuns)
+        .set({ status: 'queued', removalsConfirmed: true, error: null, completedAt: null })
+        .where(and(eq(syncRuns.id, run.id), eq(syncRuns.status, 'needs_confirmation')))
+        .returning();
+      if (!updated) return undefined;
+      const job = await enqueue(tx, syncRunJob, {
+        userId,
+        payload: { runId: run.id },
+        dedupeKey: `sync-run:${run.id}:confirmed`,
+        maxAttempts: 3,
+      });
+      const [withJob] = await tx
+        .update(syncRuns)
+        .set({ jobId: job.id })
+        .where(eq(syncRuns.id, run.id))
+        .returning();
+      return withJob;
+    })
+    // Another run was queued meanwhile (the one-active-run index refused this one).
+    .catch(() => undefined);
+  if (!confirmed) throw conflict(ALREADY_RUNNING);
+  deps.jobs.poke();
+  return toSyncRunView(confirmed);
+}
+
+export async function listRuns(deps: AppDeps, userId: string, syncId: string): Promise<SyncRun[]> {
+  const sync = await ownSync(deps.db, userId, syncId);
+  const runs = await deps.db
+    .select()
+    .from(syncRuns)
+    .where(eq(syncRuns.syncId, sync.id))
+    .orderBy(desc(syncRuns.createdAt))
+    .limit(100);
+  return runs.map(toSyncRunView);
+}
+
+export async function setPaused(
+  deps: AppDeps,
+  userId: string,
+  syncId: string,
+  paused: boolean,
+): Promise<Sync> {
+  const sync = await ownSync(deps.db, userId, syncId);
+  const [updated] = await deps.db
+    .update(syncs)
+    .set({ paused, nextRunAt: paused ? sync.nextRunAt : nextRunAfter(sync.schedule, new Date()) })
+    .where(eq(syncs.id, sync.id))
+    .returning();
+  if (!updated) throw notFound('That sync does not exist (any more).');
+  const [lastRun] = await deps.db
+    .select()
+    .from(syncRuns)
+    .where(eq(syncRuns.syncId, sync.id))
+    .orderBy(desc(syncRuns.createdAt))
+    .limit(1);
+  return toSyncView(updated, lastRun);
+}
+
+/** Deletes a sync and its history; the destination playlist stays as it is. */
+export async function deleteSync(deps: AppDeps, userId: string, syncId: string): Promise<void> {
+  const sync = await ownSync(deps.db, userId, syncId);
+  await deps.db.delete(syncs).where(eq(syncs.id, sync.id));
+}

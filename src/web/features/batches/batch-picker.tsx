@@ -1,0 +1,106 @@
+import { Layers } from 'lucide-react';
+import { useId, useState } from 'react';
+import { useLocation } from 'wouter';
+import { MAX_BATCH_PLAYLISTS } from '../../../shared/api/batches';
+import { type PlaylistSummary, playlistTrackCountText } from '../../../shared/api/playlists';
+import { SERVICE_LABELS, type ServiceId } from '../../../shared/services';
+import { Alert } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { serverMessage } from '../../lib/api-client';
+import { createBatch } from './batches-api';
+
+/**
+ * Step 2's "move several at once" (issue 14 item 2, Pro): tick playlists (or all) and move them as one
+ * batch with one review. The single-playlist choice above it is unchanged.
+ */
+export function BatchPicker({
+  playlists,
+  source,
+  destination,
+}: {
+  playlists: PlaylistSummary[];
+  source: ServiceId;
+  destination: ServiceId;
+}) {
+  const [, navigate] = useLocation();
+  const headingId = useId();
+  const [open, setOpen] = useState(false);
+  const [picked, setPicked] = useState<string[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const movable = playlists.filter((item) => !item.unreadableReason).slice(0, MAX_BATCH_PLAYLISTS);
+  const allPicked = movable.length > 0 && movable.every((item) => picked.includes(item.id));
+
+  const toggle = (id: string) =>
+    setPicked((current) =>
+      current.includes(id) ? current.filter((other) => other !== id) : [...current, id],
+    );
+
+  const move = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const ordered = movable.filter((item) => picked.includes(item.id)).map((item) => item.id);
+      const { batchId } = await createBatch({
+        sourceService: source,
+        destinationService: destination,
+        playlistIds: ordered,
+      });
+      navigate(`/batches/${batchId}`);
+    } catch (caught) {
+      setError(serverMessage(caught) ?? 'The batch could not be started. Please try again.');
+      setBusy(false);
+    }
+  };
+
+  if (!open) {
+    return (
+      <div>
+        <Button variant="outline" onClick={() => setOpen(true)}>
+          <Layers aria-hidden="true" className="h-4 w-4" />
+          Move several playlists at once
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <section aria-labelledby={headingId} className="grid gap-3 rounded-xl border border-slate-200 p-4">
+      <h2 id={headingId} className="text-lg font-semibold text-slate-900">
+        Move several playlists to {SERVICE_LABELS[destination]}
+      </h2>
+      <p className="text-sm text-slate-600">
+        Pick the playlists (or all of them). They are matched together, you review once what needs you, then
+        they are moved and checked. A Pro feature.
+      </p>
+      <label className="flex items-center gap-2 text-sm font-medium">
+        <input
+          type="checkbox"
+          checked={allPicked}
+          onChange={() => setPicked(allPicked ? [] : movable.map((item) => item.id))}
+        />
+        All playlists ({movable.length})
+      </label>
+      <ul className="grid max-h-72 gap-1 overflow-y-auto sm:grid-cols-2">
+        {movable.map((item) => (
+          <li key={item.id}>
+            <label className="flex items-center gap-2 text-sm">
+              <input type="checkbox" checked={picked.includes(item.id)} onChange={() => toggle(item.id)} />
+              <span>
+                {item.name} <span className="text-slate-500">({playlistTrackCountText(item)})</span>
+              </span>
+            </label>
+          </li>
+        ))}
+      </ul>
+      {error ? <Alert variant="destructive">{error}</Alert> : null}
+      <div className="flex gap-3">
+        <Button onClick={move} disabled={picked.length === 0 || busy}>
+          Move {picked.length} playlist{picked.length === 1 ? '' : 's'}
+        </Button>
+        <Button variant="ghost" onClick={() => setOpen(false)}>
+          Cancel
+        </Button>
+      </div>
+    </section>
+  );
+}

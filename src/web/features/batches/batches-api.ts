@@ -1,0 +1,101 @@
+import { queryOptions } from '@tanstack/react-query';
+import {
+  type BatchRequest,
+  type BatchView,
+  batchCreatedSchema,
+  batchReviewSchema,
+  batchViewSchema,
+} from '../../../shared/api/batches';
+import { type MatchChoice, matchRowSchema, matchSetViewSchema } from '../../../shared/api/transfer';
+import { request } from '../../lib/api-client';
+import { queryClient } from '../../lib/query-client';
+import { TRANSFERS_KEY, USAGE_KEY } from '../account';
+import { matchRulesChanged } from '../match-rules';
+import { invalidatePlaylists } from '../playlists';
+
+/** Batches (issue 14 item 2): several playlists matched, reviewed once and moved by one job. */
+export const BATCHES_KEY = ['batches'] as const;
+
+/** How often a running batch is read again (its job writes progress a few times a second). */
+const POLL_MS = 1_000;
+
+export const batchQuery = (batchId: string) =>
+  queryOptions({
+    queryKey: [...BATCHES_KEY, batchId],
+    queryFn: async ({ signal }) => {
+      const before = queryClient.getQueryData<BatchView>([...BATCHES_KEY, batchId]);
+      const view = await request(
+        batchViewSchema,
+        'GET',
+        `/api/batches/${encodeURIComponent(batchId)}`,
+        undefined,
+        {
+          signal,
+        },
+      );
+      if (before?.status === 'transferring' && view.status !== 'transferring') void batchMoved(view);
+      return view;
+    },
+    refetchInterval: (query) => {
+      const status = query.state.data?.status;
+      return status === 'matching' || status === 'transferring' ? POLL_MS : false;
+    },
+  });
+
+/** A batch that has finished moving made playlists on the destination and finished its transfers. */
+const batchMoved = (view: BatchView) =>
+  Promise.all([
+    invalidatePlaylists(view.destinationService),
+    queryClient.invalidateQueries({ queryKey: TRANSFERS_KEY }),
+  ]);
+
+export const batchReviewQuery = (batchId: string) =>
+  queryOptions({
+    queryKey: [...BATCHES_KEY, batchId, 'review'],
+    queryFn: ({ signal }) =>
+      request(batchReviewSchema, 'GET', `/api/batches/${encodeURIComponent(batchId)}/review`, undefined, {
+        signal,
+      }),
+  });
+
+export async function createBatch(input: BatchRequest) {
+  return request(batchCreatedSchema, 'POST', '/api/batches', input);
+}
+
+/** A fix goes to the row's own match set; the review list and the counts change, and the rules. */
+export async function fixBatchRow(
+  batchId: string,
+  matchSetId: string,
+  position: number,
+  choice: MatchChoice,
+) {
+  await request(
+    matchRowSchema,
+    'PATCH',
+    `/api/match/${encodeURIComponent(matchSetId)}/rows/${position}`,
+    choice,
+  );
+  void matchRulesChanged();
+  await queryClient.invalidateQueries({ queryKey: [...BATCHES_KEY, batchId] });
+}
+
+/** "Accept all in review" for every playlist of the batch that still has rows waiting. */
+export async function acceptAllOfBatch(batchId: string, matchSetIds: string[]) {
+  for (const matchSetId of matchSetIds) {
+    await request(matchSetViewSchema, 'POST', `/api/match/${encodeURIComponent(matchSetId)}/accept-review`);
+  }
+  await queryClient.invalidateQueries({ queryKey: [...BATCHES_KEY, batchId] });
+}
+
+export async function startBatchTransfer(batchId: string) {
+  const view = await request(batchViewSchema, 'POST', `/api/batches/${encodeURIComponent(batchId)}/transfer`);
+  queryClient.setQueryData(batchQuery(batchId).queryKey, view);
+  // Each playlist became a transfer, each taking a use of the plan. The new playlists join the
+  // destination's list once the batch has moved them (batchQuery sees it finish).
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: TRANSFERS_KEY }),
+    queryClient.invalidateQueries({ queryKey: USAGE_KEY }),
+  ]);
+  if (view.status !== 'transferring') void batchMoved(view);
+  return view;
+}

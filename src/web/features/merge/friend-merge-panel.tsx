@@ -1,0 +1,185 @@
+import { useId, useState } from 'react';
+import { DEFAULT_MIX_RATIO, type MergePlaylistsResponse } from '../../../shared/api/merge';
+import type { FriendPlaylist } from '../../../shared/api/playlists';
+import { SERVICE_LABELS } from '../../../shared/services';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { Switch } from '../../components/ui/switch';
+import { toast } from '../../hooks/use-toast';
+import { failureDescription } from '../../lib/failure-description';
+import { track } from '../../lib/track';
+import { MergeActions } from './merge-actions';
+import { fetchFriendPlaylist, mergePlaylists } from './merge-api';
+import { MergeResultView } from './merge-result';
+import { MixRatioSlider } from './mix-ratio-slider';
+import { type ChosenPlaylist, MyPlaylistPicker } from './my-playlist-picker';
+
+type Phase = 'idle' | 'fetching' | 'analyzing';
+
+/** The /visualizations friend-merge tab (spec section 2): a friend's share link + one of yours → one mix. */
+export function FriendMergePanel() {
+  const urlId = useId();
+  const bridgeId = useId();
+  const [shareUrl, setShareUrl] = useState('');
+  const [friend, setFriend] = useState<FriendPlaylist | null>(null);
+  const [mine, setMine] = useState<ChosenPlaylist | null>(null);
+  const [ratio, setRatio] = useState(DEFAULT_MIX_RATIO[0]);
+  const [bridges, setBridges] = useState(true);
+  const [phase, setPhase] = useState<Phase>('idle');
+  const [result, setResult] = useState<MergePlaylistsResponse | null>(null);
+
+  const importFriend = async () => {
+    const url = shareUrl.trim();
+    if (url === '') {
+      toast({
+        title: 'Missing information',
+        description: 'Please enter a playlist share URL',
+        variant: 'destructive',
+      });
+      return;
+    }
+    setPhase('fetching');
+    try {
+      const found = await fetchFriendPlaylist(url);
+      setFriend(found);
+      toast({
+        title: 'Playlist found!',
+        description: `${found.name} by ${found.owner} (${found.trackCount} tracks)`,
+      });
+    } catch (error) {
+      toast({
+        title: 'Error',
+        description: failureDescription(
+          'Could not find or access the playlist. Please check the URL and try again.',
+          error,
+        ),
+        variant: 'destructive',
+      });
+    } finally {
+      setPhase('idle');
+    }
+  };
+
+  const resetFriend = () => {
+    setFriend(null);
+    setShareUrl('');
+  };
+
+  const merge = async () => {
+    if (!mine || !friend) {
+      toast({
+        title: 'Missing information',
+        description: "Please select both your playlist and your friend's playlist",
+        variant: 'destructive',
+      });
+      return;
+    }
+    setPhase('analyzing');
+    track('friend_merge_started', {
+      friend_count: 1,
+      total_tracks: mine.playlist.trackCount + friend.trackCount,
+    });
+    try {
+      const merged = await mergePlaylists({
+        userPlaylistId: mine.playlist.id,
+        userService: mine.service,
+        friendPlaylistId: `${friend.service}:${friend.id}`,
+        mixRatio: [ratio, 100 - ratio],
+        includeBridgeTracks: bridges,
+      });
+      setResult(merged);
+      track('friend_merge_completed', { total_tracks: merged.tracks.length });
+      toast({
+        title: 'Playlists merged!',
+        description: `${merged.playlistName} · ${merged.tracks.length} tracks`,
+      });
+    } catch (error) {
+      toast({
+        title: 'Merge Failed',
+        description: failureDescription('Could not create the merged playlist. Please try again.', error),
+        variant: 'destructive',
+      });
+    } finally {
+      setPhase('idle');
+    }
+  };
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Friend Merge</CardTitle>
+        <CardDescription>
+          Blend your playlist with a friend's into one mix, with tracks that bridge your tastes.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        {result ? (
+          <div className="grid gap-4">
+            <MergeResultView
+              playlistName={result.playlistName}
+              tracks={result.tracks}
+              insightSummary={result.insightSummary}
+              actions={
+                <>
+                  <MergeActions
+                    playlistName={result.playlistName}
+                    tracks={result.tracks}
+                    newPlaylistId={result.newPlaylistId}
+                    {...(mine ? { service: mine.service } : {})}
+                  />
+                  <Button variant="ghost" onClick={() => setResult(null)}>
+                    New Merge
+                  </Button>
+                </>
+              }
+            />
+          </div>
+        ) : (
+          <div className="grid gap-6">
+            <div className="grid gap-2">
+              <Label htmlFor={urlId}>Friend's playlist</Label>
+              <div className="flex gap-2">
+                <Input
+                  id={urlId}
+                  value={shareUrl}
+                  onChange={(event) => setShareUrl(event.target.value)}
+                  onKeyDown={(event) => {
+                    if (event.key === 'Enter' && !friend) void importFriend();
+                  }}
+                  placeholder="Paste a Spotify or Apple Music playlist share link"
+                  disabled={friend !== null || phase === 'fetching'}
+                />
+                {friend ? (
+                  <Button variant="outline" onClick={resetFriend}>
+                    Change
+                  </Button>
+                ) : (
+                  <Button onClick={importFriend} disabled={phase !== 'idle'}>
+                    {phase === 'fetching' ? 'Importing...' : 'Import'}
+                  </Button>
+                )}
+              </div>
+              {friend ? (
+                <p className="text-sm text-slate-700" data-testid="friend-playlist">
+                  <span className="font-medium">{friend.name}</span> by {friend.owner} · {friend.trackCount}{' '}
+                  tracks · {SERVICE_LABELS[friend.service]}
+                </p>
+              ) : null}
+            </div>
+            <MyPlaylistPicker value={mine} onChange={setMine} />
+            <MixRatioSlider value={ratio} onChange={setRatio} />
+            <div className="flex items-center gap-3">
+              <Switch id={bridgeId} checked={bridges} onCheckedChange={setBridges} />
+              <Label htmlFor={bridgeId}>Include bridge tracks</Label>
+            </div>
+            <Button size="lg" onClick={merge} disabled={!mine || !friend || phase !== 'idle'}>
+              {phase === 'analyzing' ? 'Analyzing tastes...' : 'Create Merged Playlist'}
+            </Button>
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

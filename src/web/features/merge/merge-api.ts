@@ -1,0 +1,94 @@
+import { queryOptions } from '@tanstack/react-query';
+import {
+  type AcceptInvitationRequest,
+  createInvitationResponseSchema,
+  invitationListSchema,
+  invitationViewSchema,
+  type MergePlaylistsRequest,
+  mergedPlaylistSchema,
+  mergePlaylistsResponseSchema,
+  type SavePlaylistRequest,
+  savePlaylistResponseSchema,
+} from '../../../shared/api/merge';
+import { friendPlaylistSchema } from '../../../shared/api/playlists';
+import type { ServiceId } from '../../../shared/services';
+import { request } from '../../lib/api-client';
+import { queryClient } from '../../lib/query-client';
+import { invalidatePlaylists } from '../playlists';
+
+export const INVITATIONS_KEY = ['merge-invitations'] as const;
+
+export const invitationsQuery = () =>
+  queryOptions({
+    queryKey: INVITATIONS_KEY,
+    queryFn: ({ signal }) =>
+      request(invitationListSchema, 'GET', '/api/merge/invitations', undefined, { signal }),
+  });
+
+export const invitationQuery = (token: string) =>
+  queryOptions({
+    queryKey: [...INVITATIONS_KEY, token],
+    queryFn: ({ signal }) =>
+      request(invitationViewSchema, 'GET', `/api/merge/invitations/${encodeURIComponent(token)}`, undefined, {
+        signal,
+      }),
+  });
+
+export const mergedPlaylistQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['merged-playlists', id],
+    queryFn: ({ signal }) =>
+      request(mergedPlaylistSchema, 'GET', `/api/merged-playlists/${encodeURIComponent(id)}`, undefined, {
+        signal,
+      }),
+  });
+
+export const fetchFriendPlaylist = (shareUrl: string) =>
+  request(friendPlaylistSchema, 'POST', '/api/fetch-friend-playlist', { shareUrl });
+
+export const mergePlaylists = (body: MergePlaylistsRequest) =>
+  request(mergePlaylistsResponseSchema, 'POST', '/api/claude/merge-playlists', body);
+
+/** The owner lets anyone copy the merge, or keeps it private (decision 0012); the page shows the answer. */
+export async function setMergePublic(id: string, isPublic: boolean) {
+  const updated = await request(
+    mergedPlaylistSchema,
+    'PATCH',
+    `/api/merged-playlists/${encodeURIComponent(id)}`,
+    { public: isPublic },
+  );
+  queryClient.setQueryData(mergedPlaylistQuery(id).queryKey, updated);
+  return updated;
+}
+
+/** Saves the merged playlist to the person's library: their lists of playlists are read again. */
+export async function savePlaylist(body: SavePlaylistRequest) {
+  const saved = await request(savePlaylistResponseSchema, 'POST', '/api/save-playlist', body);
+  await invalidatePlaylists();
+  return saved;
+}
+
+export async function createInvitation(body: {
+  playlistId: string;
+  service: ServiceId;
+  friendEmail: string;
+}) {
+  const created = await request(createInvitationResponseSchema, 'POST', '/api/merge/invitations', body);
+  await queryClient.invalidateQueries({ queryKey: INVITATIONS_KEY });
+  return created;
+}
+
+export async function acceptInvitation(token: string, body: AcceptInvitationRequest) {
+  const merged = await request(
+    mergePlaylistsResponseSchema,
+    'POST',
+    `/api/merge/invitations/${encodeURIComponent(token)}/accept`,
+    body,
+  );
+  // The inviter's list (not this page's invitation, which keeps showing what was accepted).
+  await queryClient.invalidateQueries({ queryKey: INVITATIONS_KEY, exact: true });
+  return merged;
+}
+
+/** The public page of a merged playlist, as "Share with Friend" copies it. */
+export const mergedPlaylistUrl = (id: string) => `${window.location.origin}/m/${id}`;

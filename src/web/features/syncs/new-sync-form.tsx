@@ -1,0 +1,160 @@
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { SYNC_SCHEDULES, type SyncSchedule } from '../../../shared/api/syncs';
+import { SERVICE_LABELS, type ServiceId } from '../../../shared/services';
+import { Button } from '../../components/ui/button';
+import { toast } from '../../hooks/use-toast';
+import { serverMessage } from '../../lib/api-client';
+import { usePlaylistsOf } from '../playlists';
+import { createSync } from './syncs-api';
+
+const SERVICES: ServiceId[] = ['spotify', 'apple'];
+const selectClass = 'h-10 rounded-md border border-slate-300 bg-white px-2 text-sm';
+const NEW_PLAYLIST = '';
+
+/** Creates a sync; its first run is a preview, shown in the list below. */
+export function NewSyncForm() {
+  const [sourceService, setSourceService] = useState<ServiceId>('spotify');
+  const [destinationService, setDestinationService] = useState<ServiceId>('apple');
+  const [sourcePlaylistId, setSourcePlaylistId] = useState('');
+  const [destinationPlaylistId, setDestinationPlaylistId] = useState(NEW_PLAYLIST);
+  const [schedule, setSchedule] = useState<SyncSchedule>('daily');
+  const [removals, setRemovals] = useState(false);
+  const playlists = usePlaylistsOf(SERVICES);
+  const listOf = (service: ServiceId) =>
+    (playlists.data ?? [])
+      .find((item) => item.service === service)
+      ?.playlists.filter((playlist) => (playlist.kind ?? 'playlist') === 'playlist') ?? [];
+  const create = useMutation({
+    mutationFn: () =>
+      createSync({
+        sourceService,
+        sourcePlaylistId,
+        destinationService,
+        ...(destinationPlaylistId === NEW_PLAYLIST ? {} : { destinationPlaylistId }),
+        schedule,
+        removals,
+      }),
+    onSuccess: () =>
+      toast({
+        title: 'Sync created',
+        description: 'Its first run is a preview: see what it would change below.',
+      }),
+    onError: (error) =>
+      toast({
+        title: 'The sync could not be created',
+        description: serverMessage(error) ?? 'Please try again.',
+        variant: 'destructive',
+      }),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  return (
+    <form
+      onSubmit={submit}
+      className="grid gap-3 rounded-lg border border-slate-200 bg-white p-4"
+      aria-label="New sync"
+    >
+      <div className="flex flex-wrap gap-3">
+        <label className="grid gap-1 text-sm">
+          From
+          <select
+            className={selectClass}
+            value={sourceService}
+            onChange={(event) => {
+              setSourceService(event.target.value as ServiceId);
+              setSourcePlaylistId('');
+            }}
+          >
+            {SERVICES.map((service) => (
+              <option key={service} value={service}>
+                {SERVICE_LABELS[service]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="grid gap-1 text-sm">
+          Source playlist
+          <select
+            className={selectClass}
+            value={sourcePlaylistId}
+            required
+            onChange={(event) => setSourcePlaylistId(event.target.value)}
+          >
+            <option value="">Choose a playlist</option>
+            {listOf(sourceService).map((playlist) => (
+              <option key={playlist.id} value={playlist.id}>
+                {playlist.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="grid gap-1 text-sm">
+          To
+          <select
+            className={selectClass}
+            value={destinationService}
+            onChange={(event) => {
+              setDestinationService(event.target.value as ServiceId);
+              setDestinationPlaylistId(NEW_PLAYLIST);
+            }}
+          >
+            {SERVICES.map((service) => (
+              <option key={service} value={service}>
+                {SERVICE_LABELS[service]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="grid gap-1 text-sm">
+          Destination playlist
+          <select
+            className={selectClass}
+            value={destinationPlaylistId}
+            onChange={(event) => setDestinationPlaylistId(event.target.value)}
+          >
+            <option value={NEW_PLAYLIST}>A new playlist (created on the first run)</option>
+            {listOf(destinationService)
+              .filter((playlist) => playlist.isOwned !== false)
+              .map((playlist) => (
+                <option key={playlist.id} value={playlist.id}>
+                  {playlist.name}
+                </option>
+              ))}
+          </select>
+        </label>
+        <label className="grid gap-1 text-sm">
+          Schedule
+          <select
+            className={selectClass}
+            value={schedule}
+            onChange={(event) => setSchedule(event.target.value as SyncSchedule)}
+          >
+            {SYNC_SCHEDULES.map((value) => (
+              <option key={value} value={value}>
+                {value}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" checked={removals} onChange={(event) => setRemovals(event.target.checked)} />
+        Remove from the destination what is removed from the source (Spotify only; Apple Music playlists
+        cannot lose tracks, so removals there are listed)
+      </label>
+      {playlists.isError ? (
+        <p role="alert" className="text-sm text-red-800">
+          Your playlists could not be loaded: connect both services on the transfer page first.
+        </p>
+      ) : null}
+      <div>
+        <Button type="submit" disabled={create.isPending || sourcePlaylistId === ''}>
+          {create.isPending ? 'Creating…' : 'Create sync'}
+        </Button>
+      </div>
+    </form>
+  );
+}

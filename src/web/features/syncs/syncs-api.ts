@@ -1,0 +1,106 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import {
+  type CreateSyncRequest,
+  createSyncResponseSchema,
+  type SyncList,
+  type SyncRunStatus,
+  syncListSchema,
+  syncRunListSchema,
+  syncRunSchema,
+  syncSchema,
+} from '../../../shared/api/syncs';
+import type { ServiceId } from '../../../shared/services';
+import { noContentSchema, request } from '../../lib/api-client';
+import { queryClient } from '../../lib/query-client';
+import { invalidatePlaylists } from '../playlists';
+
+/** The person's syncs (issue 14), keyed `['syncs']`; a sync's runs under `['syncs', id, 'runs']`. */
+export const SYNCS_KEY = ['syncs'] as const;
+
+export const syncsQuery = () =>
+  queryOptions({
+    queryKey: SYNCS_KEY,
+    queryFn: async ({ signal }) => {
+      const before = queryClient.getQueryData<SyncList>(SYNCS_KEY);
+      const list = await request(syncListSchema, 'GET', '/api/syncs', undefined, { signal });
+      void invalidateWhatRunsChanged(before, list);
+      return list;
+    },
+    // A run in progress changes its sync's last run: look again until every run has stopped.
+    refetchInterval: (query) =>
+      query.state.data?.syncs.some((sync) => ['queued', 'running'].includes(sync.lastRun?.status ?? ''))
+        ? 1_000
+        : false,
+  });
+
+const UNDER_WAY: readonly SyncRunStatus[] = ['queued', 'running'];
+
+/**
+ * A real run that was under way at the last read (or belongs to a sync new since then) and has stopped
+ * since wrote to its destination (the first one created the playlist): that service's list of playlists
+ * is read again.
+ */
+function invalidateWhatRunsChanged(before: SyncList | undefined, after: SyncList) {
+  const services = new Set<ServiceId>();
+  for (const sync of after.syncs) {
+    const run = sync.lastRun;
+    if (before === undefined || !run || run.dryRun || UNDER_WAY.includes(run.status)) continue;
+    const known = before.syncs.find((old) => old.id === sync.id);
+    const was = known?.lastRun;
+    if (known === undefined || (was?.id === run.id && UNDER_WAY.includes(was.status)))
+      services.add(sync.destinationService);
+  }
+  return Promise.all([...services].map((service) => invalidatePlaylists(service)));
+}
+
+export const syncRunsQuery = (syncId: string) =>
+  queryOptions({
+    queryKey: [...SYNCS_KEY, syncId, 'runs'],
+    queryFn: ({ signal }) =>
+      request(syncRunListSchema, 'GET', `/api/syncs/${encodeURIComponent(syncId)}/runs`, undefined, {
+        signal,
+      }),
+    refetchInterval: (query) =>
+      query.state.data?.runs.some((run) => ['queued', 'running'].includes(run.status)) ? 1_000 : false,
+  });
+
+export const useSyncs = () => useQuery(syncsQuery());
+export const useSyncRuns = (syncId: string, enabled: boolean) =>
+  useQuery({ ...syncRunsQuery(syncId), enabled });
+
+/** Everything a sync action changes (the list and the sync's history) is read again. */
+const syncsChanged = () => queryClient.invalidateQueries({ queryKey: SYNCS_KEY });
+
+const syncPath = (id: string, action = '') => `/api/syncs/${encodeURIComponent(id)}${action}`;
+
+export async function createSync(input: CreateSyncRequest) {
+  const created = await request(createSyncResponseSchema, 'POST', '/api/syncs', input);
+  await syncsChanged();
+  return created;
+}
+
+export async function runSync(id: string, dryRun: boolean) {
+  const run = await request(syncRunSchema, 'POST', syncPath(id, '/run'), dryRun ? { dryRun: true } : {});
+  await syncsChanged();
+  return run;
+}
+
+export async function confirmSyncRun(id: string, runId: string) {
+  const run = await request(
+    syncRunSchema,
+    'POST',
+    syncPath(id, `/runs/${encodeURIComponent(runId)}/confirm`),
+  );
+  await syncsChanged();
+  return run;
+}
+
+export async function setSyncPaused(id: string, paused: boolean) {
+  await request(syncSchema, 'POST', syncPath(id, paused ? '/pause' : '/resume'));
+  await syncsChanged();
+}
+
+export async function deleteSync(id: string) {
+  await request(noContentSchema, 'DELETE', syncPath(id));
+  await syncsChanged();
+}
