@@ -195,6 +195,8 @@ test('a signed-up user connects both services, reviews Road Trip, transfers it a
   await results.evaluate((list) => list.scrollTo(0, 0));
   const secondRow = rowAt(1);
   await secondRow.locator('button[aria-expanded]').first().click();
+  // The row opened is the row shown, although the open row above it closed in the same click.
+  await expect(secondRow.locator('button[aria-expanded]').first()).toBeInViewport();
   await secondRow.getByRole('button', { name: 'Skip' }).click();
   await expect(secondRow.locator('button[aria-expanded]').first()).toContainText('skipped');
   await expect(page.getByText(/^\d+ tracks: .* 1 skipped\.$/)).toBeVisible();

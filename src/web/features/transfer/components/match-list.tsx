@@ -1,12 +1,14 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowRight, ChevronDown, CircleCheck, CircleX } from 'lucide-react';
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { YOUR_RULE_REASON } from '../../../../shared/api/match-rules';
 import type { MatchRow } from '../../../../shared/api/transfer';
 import { ConfidenceBadge, StatusBadge } from '../../../components/match-badges';
 import { TrackCell } from '../../../components/track-cell';
 import { cn } from '../../../lib/cn';
 import { MatchRowDetails } from './match-row-details';
+
+const rowToggleId = (position: number) => `match-row-${position}-toggle`;
 
 export type MatchFilter = 'all' | 'review' | 'unmatched';
 
@@ -25,6 +27,7 @@ function MatchListRow({
   destinationLabel: string;
 }) {
   const detailsId = `match-row-${row.position}`;
+  const toggleId = rowToggleId(row.position);
   // A row one of the person's rules decided says so (issue 14).
   const reason =
     row.status === 'skipped' || row.status === 'unmatched' || row.reasons[0] === YOUR_RULE_REASON
@@ -34,6 +37,7 @@ function MatchListRow({
     <div className="border-b border-slate-200 bg-white">
       <button
         type="button"
+        id={toggleId}
         aria-expanded={open}
         aria-controls={detailsId}
         onClick={onToggle}
@@ -97,6 +101,25 @@ export function MatchList({ rows, destinationLabel }: { rows: MatchRow[]; destin
     getItemKey: (index) => shown[index]?.position ?? index,
   });
 
+  // Opening a row closes the one that was open, often far above it: every row between changes place in
+  // the same frame, and the list could settle anywhere. The row the person opened goes to the top of
+  // the list, so its options are what they see, and the page scrolls as little as needed to show the
+  // row's own button. Only on opening: a refetch or a closed row moves nothing.
+  // (The list turns the browser's own scroll anchoring off: the virtualizer already keeps rows in place
+  // when others change size, and both together move the list twice.)
+  const openIndex = openPosition === null ? -1 : shown.findIndex((row) => row.position === openPosition);
+  const openedIndex = useRef(-1);
+  useEffect(() => {
+    if (openIndex === openedIndex.current) return;
+    openedIndex.current = openIndex;
+    if (openIndex < 0 || openPosition === null) return;
+    virtualizer.scrollToIndex(openIndex, { align: 'start' });
+    const frame = requestAnimationFrame(() =>
+      document.getElementById(rowToggleId(openPosition))?.scrollIntoView({ block: 'nearest' }),
+    );
+    return () => cancelAnimationFrame(frame);
+  }, [openIndex, openPosition, virtualizer]);
+
   return (
     <div className="grid gap-3">
       <fieldset className="flex flex-wrap gap-2">
@@ -128,7 +151,7 @@ export function MatchList({ rows, destinationLabel }: { rows: MatchRow[]; destin
           ref={scrollRef}
           aria-label="Match results"
           tabIndex={-1}
-          className="max-h-[65vh] overflow-auto rounded-xl border border-slate-200"
+          className="max-h-[65vh] overflow-auto rounded-xl border border-slate-200 [overflow-anchor:none]"
         >
           <ul
             aria-label={`${shown.length} tracks`}
