@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { expectToast } from './support/toasts';
-import { registerThroughApi, signInThroughUi, uniqueUser } from './support/users';
+import { registerThroughApi, signInThroughUi, signOutThroughApi, uniqueUser } from './support/users';
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -74,6 +74,11 @@ test('connects and disconnects both services through the consent pages', async (
   await page.reload();
   await expect(connectionRow(page, 'Spotify')).toContainText('Not connected');
   await expect(connectionRow(page, 'Apple Music')).toContainText('Connected');
+
+  // Signed out in another tab: the failed disconnect says why, under the spec's sentence.
+  await signOutThroughApi(page);
+  await page.getByRole('button', { name: 'Disconnect Apple Music' }).click();
+  await expectToast(page, 'Failed to disconnect from Apple Music', 'Please sign in to continue.');
 });
 
 test('the public-profile switch is saved', async ({ page }) => {

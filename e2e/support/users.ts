@@ -70,3 +70,11 @@ export async function registerThroughApi(page: Page, user: TestUser = uniqueUser
   expect(response.status(), await response.text()).toBe(201);
   return user;
 }
+
+/** Signs the page's session out over the API, as another tab would: the page still shows it signed in. */
+export async function signOutThroughApi(page: Page): Promise<void> {
+  const cookies = await page.context().cookies();
+  const csrf = cookies.find((cookie) => cookie.name === CSRF_COOKIE)?.value ?? '';
+  const response = await page.request.post('/api/auth/logout', { headers: { [CSRF_HEADER]: csrf } });
+  expect(response.status(), await response.text()).toBe(204);
+}

@@ -33,8 +33,12 @@ export async function disconnectFromAccount(service: ServiceId): Promise<void> {
     await endConnection(service);
     await refreshConnections();
     toast({ title: `Disconnected from ${SERVICE_LABELS[service]}` });
-  } catch {
-    toast({ title: `Failed to disconnect from ${SERVICE_LABELS[service]}`, variant: 'destructive' });
+  } catch (error) {
+    toast({
+      title: `Failed to disconnect from ${SERVICE_LABELS[service]}`,
+      ...(serverMessage(error) ? { description: serverMessage(error) } : {}),
+      variant: 'destructive',
+    });
   }
 }
 

@@ -30,9 +30,10 @@ export function takePendingConnect(): ServiceId | null {
   }
 }
 
-function fail(message: string): void {
-  wizardStore.update({ error: message });
-  toast({ title: message, variant: 'destructive' });
+/** The spec's sentence as the title; the server's reason, when it gave one, as the second line. */
+function fail(message: string, reason?: string): void {
+  wizardStore.update({ error: reason ? `${message}: ${reason}` : message });
+  toast({ title: message, ...(reason ? { description: reason } : {}), variant: 'destructive' });
 }
 
 export async function connectService(service: ServiceId): Promise<void> {
@@ -66,7 +67,7 @@ export async function disconnectService(service: ServiceId): Promise<void> {
       await queryClient.invalidateQueries({ queryKey: AUTH_STATUS_KEY });
     });
     toast({ title: `Disconnected from ${SERVICE_LABELS[service]}` });
-  } catch {
-    fail(`Failed to disconnect from ${SERVICE_LABELS[service]}`);
+  } catch (error) {
+    fail(`Failed to disconnect from ${SERVICE_LABELS[service]}`, serverMessage(error));
   }
 }
