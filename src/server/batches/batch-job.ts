@@ -3,10 +3,10 @@ import { z } from 'zod';
 import type { AppDeps } from '../app-context';
 import { batches, matchSets, transfers } from '../db/schema';
 import type { JobProgress } from '../db/stored-json';
-import { defineJob } from '../jobs/define-job';
+import { defineJob, parseCheckpoint } from '../jobs/define-job';
 import { type JobContext, PermanentJobError } from '../jobs/job-runner';
-import { createMatchJobHandler } from '../transfers/match-job';
-import { createTransferJobHandler } from '../transfers/transfer-job';
+import { createMatchJobHandler, matchJob } from '../transfers/match-job';
+import { createTransferJobHandler, transferJob } from '../transfers/transfer-job';
 
 /**
  * One durable job per batch (issue 14 item 2). It runs twice: first it matches every playlist and ends with
@@ -23,27 +23,29 @@ type BatchJobPayload = z.infer<typeof batchJobPayloadSchema>;
 /** Separates a playlist's own phase from its place in the batch in the job's progress. */
 export const PHASE_SEPARATOR = '#';
 
-export type BatchPhase = 'matching' | 'transferring';
+const batchPhaseSchema = z.enum(['matching', 'transferring']);
+export type BatchPhase = z.infer<typeof batchPhaseSchema>;
 
-export interface BatchJobState {
-  phase: BatchPhase;
+export const batchJobStateSchema = z.object({
+  phase: batchPhaseSchema,
   /** The playlist under way; those before it are done in this phase. */
-  index: number;
+  index: z.number().int().nonnegative(),
   /** The playlist's work has begun (a resumed run must look for what it may already have written). */
-  started: boolean;
-  /** The playlist's own match or transfer checkpoint. */
-  item?: unknown;
-}
+  started: z.boolean(),
+  /** The playlist's own match or transfer checkpoint, parsed by that job's schema when it resumes. */
+  item: z.unknown().exactOptional(),
+});
+export type BatchJobState = z.infer<typeof batchJobStateSchema>;
 
 export function createBatchJobHandler(deps: AppDeps) {
   const matchPlaylist = createMatchJobHandler(deps);
   const transferPlaylist = createTransferJobHandler(deps);
-  return async ({ batchId }: BatchJobPayload, context: JobContext) => {
+  return async ({ batchId }: BatchJobPayload, context: JobContext<BatchJobState>) => {
     const [batch] = await deps.db.select().from(batches).where(eq(batches.id, batchId));
     if (!batch) throw new PermanentJobError('The batch no longer exists.');
     if (batch.status === 'review' || batch.status === 'done') return { batchId, status: batch.status };
     const phase: BatchPhase = batch.status === 'transferring' ? 'transferring' : 'matching';
-    const saved = context.state as BatchJobState | undefined;
+    const saved = context.state;
     let state: BatchJobState = saved?.phase === phase ? saved : { phase, index: 0, started: false };
     const count = batch.items.length;
 
@@ -66,31 +68,38 @@ export function createBatchJobHandler(deps: AppDeps) {
       });
       await context.checkpoint(state, label({ done: 0, total: 0, phase }));
       // The playlist's job sees only its own checkpoint; a playlist begun before a crash counts as a retry.
-      const itemContext: JobContext = {
+      const itemContext = <ItemState>(itemState: ItemState | undefined): JobContext<ItemState> => ({
         job: { ...context.job, attempts: resumed ? Math.max(2, context.job.attempts) : 1 },
-        state: state.item,
+        state: itemState,
         signal: context.signal,
-        checkpoint: async (itemState, progress) => {
-          state = { phase, index, started: true, item: itemState };
+        checkpoint: async (next, progress) => {
+          state = { phase, index, started: true, item: next };
           await context.checkpoint(state, progress ? label(progress) : undefined);
         },
         progress: (progress) => context.progress(label(progress)),
         holdLease: context.holdLease,
-      };
+      });
       try {
         if (phase === 'matching') {
           const [set] = await deps.db
             .select({ status: matchSets.status })
             .from(matchSets)
             .where(eq(matchSets.id, item.matchSetId));
-          if (set?.status === 'matching') await matchPlaylist({ matchSetId: item.matchSetId }, itemContext);
+          if (set?.status === 'matching')
+            await matchPlaylist(
+              { matchSetId: item.matchSetId },
+              itemContext(parseCheckpoint(matchJob, state.item)),
+            );
         } else if (item.transferId) {
           const [transfer] = await deps.db
             .select({ status: transfers.status })
             .from(transfers)
             .where(eq(transfers.id, item.transferId));
           if (transfer && transfer.status !== 'succeeded' && transfer.status !== 'failed') {
-            await transferPlaylist({ transferId: item.transferId }, itemContext);
+            await transferPlaylist(
+              { transferId: item.transferId },
+              itemContext(parseCheckpoint(transferJob, state.item)),
+            );
           }
         }
       } catch (error) {
@@ -142,5 +151,6 @@ async function giveUpOnFinalAttempt(
 export const batchJob = defineJob({
   kind: BATCH_JOB,
   payloadSchema: batchJobPayloadSchema,
+  stateSchema: batchJobStateSchema,
   handler: createBatchJobHandler,
 });

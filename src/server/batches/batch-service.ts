@@ -20,7 +20,7 @@ import { toJobView } from '../jobs/job-view';
 import { assertPro } from '../plans/plan-limits';
 import { listSourcePlaylists } from '../playlists/source-playlists';
 import { toMatchRow } from '../transfers/match-rows';
-import { type BatchJobState, batchJob, PHASE_SEPARATOR } from './batch-job';
+import { batchJob, batchJobStateSchema, PHASE_SEPARATOR } from './batch-job';
 
 /**
  * Batches (issue 14 item 2): several playlists matched, reviewed once and moved by one durable job
@@ -115,7 +115,8 @@ export async function getBatchView(deps: AppDeps, userId: string, batchId: strin
   const batch = await ownedBatch(deps.db, userId, batchId);
   const job = batch.jobId ? await getJob(deps.db, batch.jobId) : undefined;
   const jobView = job ? toJobView(job) : undefined;
-  const jobState = job?.state as BatchJobState | undefined;
+  // The view reads the checkpoint only to say which playlist is under way; one it cannot read says none.
+  const jobState = batchJobStateSchema.safeParse(job?.state).data;
   const jobFailed = job?.status === 'failed' || job?.status === 'cancelled';
   const status = jobFailed && batch.status !== 'done' && batch.status !== 'review' ? 'failed' : batch.status;
   const running = job?.status === 'running' || job?.status === 'queued';

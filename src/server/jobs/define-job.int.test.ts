@@ -1,6 +1,8 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { DatabaseHandle } from '../db/client';
+import { jobs } from '../db/schema';
 import { createLogger } from '../logger';
 import { createTestDatabase } from '../testing/test-database';
 import { defineJob, enqueue, jobRegistry } from './define-job';
@@ -28,7 +30,22 @@ async function waitFor(id: string, statuses: JobRow['status'][]): Promise<JobRow
 const greetJob = defineJob({
   kind: 'greet',
   payloadSchema: z.object({ name: z.string().min(1) }),
+  stateSchema: z.never(),
   handler: (greeting: string) => async (payload) => ({ text: `${greeting}, ${payload.name}` }),
+});
+
+/** Counts up to its payload, checkpointing each step; a resumed run goes on from its checkpoint. */
+const countJob = defineJob({
+  kind: 'count',
+  payloadSchema: z.object({ upTo: z.number().int() }),
+  stateSchema: z.object({ counted: z.number().int().nonnegative() }),
+  handler:
+    (_greeting: string) =>
+    async ({ upTo }, context) => {
+      const from = context.state?.counted ?? 0;
+      for (let counted = from + 1; counted <= upTo; counted++) await context.checkpoint({ counted });
+      return { resumedFrom: from, counted: upTo };
+    },
 });
 
 describe('defined jobs', () => {
@@ -51,6 +68,36 @@ describe('defined jobs', () => {
       const bad = await enqueueJob(database.db, { kind: 'greet', payload: { name: 42 }, maxAttempts: 5 });
       const failed = await waitFor(bad.id, ['failed']);
       expect(failed.error).toBe("The greet job's payload is not valid.");
+      expect(failed.attempts).toBe(1);
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it('resume from their parsed checkpoint, and fail for good on one they cannot read', async () => {
+    const runner = new JobRunner({
+      db: database.db,
+      logger: createLogger('silent'),
+      handlers: jobRegistry([countJob], 'Hello'),
+      concurrency: 1,
+      pollIntervalMs: 20,
+    });
+    // Checkpoints as an earlier run left them, written before the runner starts.
+    const saved = await enqueue(database.db, countJob, { payload: { upTo: 5 } });
+    await database.db
+      .update(jobs)
+      .set({ state: { counted: 3 } })
+      .where(eq(jobs.id, saved.id));
+    const unreadable = await enqueue(database.db, countJob, { payload: { upTo: 5 }, maxAttempts: 5 });
+    await database.db
+      .update(jobs)
+      .set({ state: { counted: 'three' } })
+      .where(eq(jobs.id, unreadable.id));
+    runner.start();
+    try {
+      expect((await waitFor(saved.id, ['succeeded'])).result).toEqual({ resumedFrom: 3, counted: 5 });
+      const failed = await waitFor(unreadable.id, ['failed']);
+      expect(failed.error).toBe("The count job's saved progress is not valid.");
       expect(failed.attempts).toBe(1);
     } finally {
       await runner.stop();

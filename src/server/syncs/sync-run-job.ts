@@ -1,6 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { SYNC_PLAN_MESSAGE, SYNC_REMOVAL_CONFIRM_SHARE, type SyncTrack } from '../../shared/api/syncs';
+import {
+  SYNC_PLAN_MESSAGE,
+  SYNC_REMOVAL_CONFIRM_SHARE,
+  type SyncTrack,
+  syncTrackSchema,
+} from '../../shared/api/syncs';
 import { SERVICE_LABELS } from '../../shared/services';
 import { createMatchingTieBreaker } from '../ai/matching-tie-breaker';
 import type { AppDeps } from '../app-context';
@@ -13,6 +18,7 @@ import { normalizeIsrc } from '../matching/isrc';
 import { matchTracks } from '../matching/pipeline';
 import { loadSourcePlaylist } from '../playlists/source-playlists';
 import { ProviderError } from '../providers/http';
+import { normalizedTrackSchema } from '../providers/normalized-track-schema';
 import type { MusicProvider, NormalizedTrack, PlaylistEntry } from '../providers/types';
 import { DatabaseMatchCache } from '../transfers/db-match-cache';
 import { findMarkedPlaylist } from '../transfers/destination-progress';
@@ -21,7 +27,7 @@ import { unknownRegionMessage } from '../transfers/match-job';
 import { type MatchRowRecord, rowFromMatch, rowFromSkippedEntry } from '../transfers/match-rows';
 import { loadRules, ruledRow, ruleKeyOf } from '../transfers/match-rules';
 import { tracksToAdd } from '../transfers/transfer-job';
-import { type ExpectedTrack, verifyDestination } from '../transfers/verify-destination';
+import { verifyDestination } from '../transfers/verify-destination';
 import { nextRunAfter } from './sync-interval';
 
 /**
@@ -114,15 +120,16 @@ function destinationIndex(entries: PlaylistEntry[]) {
  * that resumes after a crash finds those writes done (they are in the destination) and still reports
  * and verifies them as this run's.
  */
-interface SyncRunState {
-  planned: {
-    keys: string[];
-    added: SyncTrack[];
-    expected: ExpectedTrack[];
-    removedKeys: string[];
-    removed: SyncTrack[];
-  };
-}
+const syncRunStateSchema = z.object({
+  planned: z.object({
+    keys: z.array(z.string()),
+    added: z.array(syncTrackSchema),
+    expected: z.array(z.object({ position: z.number().int().nonnegative(), track: normalizedTrackSchema })),
+    removedKeys: z.array(z.string()),
+    removed: z.array(syncTrackSchema),
+  }),
+});
+type SyncRunState = z.infer<typeof syncRunStateSchema>;
 
 const recordingOf = (sourceKey: string, track: NormalizedTrack): SyncedRecording => ({
   sourceKey,
@@ -134,7 +141,7 @@ const recordingOf = (sourceKey: string, track: NormalizedTrack): SyncedRecording
 });
 
 export function createSyncRunJobHandler(deps: AppDeps) {
-  return async ({ runId }: SyncRunPayload, context: JobContext) => {
+  return async ({ runId }: SyncRunPayload, context: JobContext<SyncRunState>) => {
     const [run] = await deps.db.select().from(syncRuns).where(eq(syncRuns.id, runId));
     if (!run) throw new PermanentJobError('The sync run no longer exists.');
     const [sync] = await deps.db.select().from(syncs).where(eq(syncs.id, run.syncId));
@@ -307,7 +314,7 @@ export function createSyncRunJobHandler(deps: AppDeps) {
       }
 
       // What this run sets out to write, checkpointed first; a resumed run keeps what its first attempt planned.
-      const previous = (context.state as SyncRunState | undefined)?.planned;
+      const previous = context.state?.planned;
       const plannedKeys = new Set(previous?.keys ?? []);
       const plannedRemovedKeys = new Set(previous?.removedKeys ?? []);
       const freshAdds = toAdd.filter((item) => !plannedKeys.has(item.key));
@@ -413,5 +420,6 @@ export function createSyncRunJobHandler(deps: AppDeps) {
 export const syncRunJob = defineJob({
   kind: SYNC_RUN_JOB,
   payloadSchema: syncRunPayloadSchema,
+  stateSchema: syncRunStateSchema,
   handler: createSyncRunJobHandler,
 });

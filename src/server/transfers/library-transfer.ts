@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { albumCollectionId, LIKED_SONGS_ID } from '../../shared/library-ids';
 import type { StoredAlbumMatch } from '../db/stored-json';
 import type { JobContext } from '../jobs/job-runner';
@@ -22,14 +23,15 @@ import {
  * batch sent twice after a crash adds nothing twice: exactly once, as playlist adds.
  */
 
-export interface LibraryJobState {
+export const libraryJobStateSchema = z.object({
   /** Tracks saved one by one so far (checkpointed after each batch). */
-  saved?: number;
+  saved: z.number().int().nonnegative().exactOptional(),
   /** The matched album was saved. */
-  albumSaved?: true;
+  albumSaved: z.literal(true).exactOptional(),
   /** Every library write is done; a resumed run goes on to the playlist, if any, and the read-back. */
-  librarySaved?: true;
-}
+  librarySaved: z.literal(true).exactOptional(),
+});
+export type LibraryJobState = z.infer<typeof libraryJobStateSchema>;
 
 type Selected = { row: MatchRowRecord; track: NormalizedTrack };
 

@@ -44,9 +44,9 @@ const ISRC_LOOKAHEAD = 100;
  */
 const PROGRESS_INTERVAL_MS = 250;
 
-interface MatchJobState {
-  storedUpTo: number;
-}
+/** The checkpoint: rows stored so far, in source order. */
+const matchJobStateSchema = z.object({ storedUpTo: z.number().int().nonnegative() });
+type MatchJobState = z.infer<typeof matchJobStateSchema>;
 
 /** A source the person can never read fails with why and what to do instead (no "try again"). */
 function sourceReadError(error: unknown, service: string, spotifyMode: string): unknown {
@@ -59,7 +59,7 @@ function sourceReadError(error: unknown, service: string, spotifyMode: string): 
 
 /** Matches a source playlist against the destination catalog, storing a row per entry in source order. */
 export function createMatchJobHandler(deps: AppDeps) {
-  return async ({ matchSetId }: MatchJobPayload, context: JobContext) => {
+  return async ({ matchSetId }: MatchJobPayload, context: JobContext<MatchJobState>) => {
     const [set] = await deps.db.select().from(matchSets).where(eq(matchSets.id, matchSetId));
     if (!set) throw new PermanentJobError('The match run no longer exists.');
     let cache: DatabaseMatchCache | undefined;
@@ -104,7 +104,7 @@ export function createMatchJobHandler(deps: AppDeps) {
       const region = connection?.region;
       if (!region) throw new PermanentJobError(unknownRegionMessage(set.destinationService));
       const total = source.entries.length;
-      const state = (context.state as MatchJobState | undefined) ?? { storedUpTo: 0 };
+      const state = context.state ?? { storedUpTo: 0 };
       let doneSoFar = state.storedUpTo;
       const progress = (done: number, extra: { waitingUntil?: string } = {}) =>
         context.progress({ done, total, phase: 'matching', ...extra }).catch(() => undefined);
@@ -250,5 +250,6 @@ export function createMatchJobHandler(deps: AppDeps) {
 export const matchJob = defineJob({
   kind: MATCH_JOB,
   payloadSchema: matchJobPayloadSchema,
+  stateSchema: matchJobStateSchema,
   handler: createMatchJobHandler,
 });

@@ -14,9 +14,9 @@ import { classifyJobError, JOB_INLINE_WAIT_MS } from './job-errors';
 import { savedToText, savedTracksPlace } from './library-collections';
 import {
   combineVerifications,
-  type LibraryJobState,
   type LibraryPlan,
   libraryDestination,
+  libraryJobStateSchema,
   libraryPlan,
   saveToLibrary,
   verifyLibrary,
@@ -37,14 +37,15 @@ import { type VerificationResult, verifyDestination } from './verify-destination
  */
 export const TRANSFER_JOB = 'transfer';
 
-export interface TransferJobState extends LibraryJobState {
+const transferJobStateSchema = libraryJobStateSchema.extend({
   /** The destination playlist, once created (a library collection without a playlist has none). */
-  destinationPlaylistId?: string;
-  destinationUrl?: string;
-  added: number;
+  destinationPlaylistId: z.string().exactOptional(),
+  destinationUrl: z.string().exactOptional(),
+  added: z.number().int().nonnegative(),
   /** Every add was confirmed; a resumed run goes straight to reading the destination back. */
-  verifying?: true;
-}
+  verifying: z.literal(true).exactOptional(),
+});
+type TransferJobState = z.infer<typeof transferJobStateSchema>;
 
 export const transferMarker = (transferId: string) => `crossfade-transfer:${transferId.slice(0, 8)}`;
 
@@ -104,7 +105,7 @@ async function createOnce(
 }
 
 export function createTransferJobHandler(deps: AppDeps) {
-  return async ({ transferId }: TransferJobPayload, context: JobContext) => {
+  return async ({ transferId }: TransferJobPayload, context: JobContext<TransferJobState>) => {
     const [transfer] = await deps.db.select().from(transfers).where(eq(transfers.id, transferId));
     if (!transfer?.matchSetId) throw new PermanentJobError('The transfer no longer exists.');
     try {
@@ -117,7 +118,7 @@ export function createTransferJobHandler(deps: AppDeps) {
       const uris = selected.map((item) => item.track.uri);
       const total = uris.length;
       await deps.db.update(transfers).set({ status: 'running' }).where(eq(transfers.id, transferId));
-      let state = context.state as TransferJobState | undefined;
+      let state = context.state;
       let added = state?.added ?? 0;
 
       const destination = await deps.providers.forUser(transfer.userId, transfer.destinationService, {
@@ -337,5 +338,6 @@ export function createTransferJobHandler(deps: AppDeps) {
 export const transferJob = defineJob({
   kind: TRANSFER_JOB,
   payloadSchema: transferJobPayloadSchema,
+  stateSchema: transferJobStateSchema,
   handler: createTransferJobHandler,
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, notInArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { BACKUPS_KEPT_PER_SERVICE } from '../../shared/api/vault';
-import { SERVICE_LABELS, type ServiceId } from '../../shared/services';
+import { SERVICE_LABELS, type ServiceId, serviceIdSchema } from '../../shared/services';
 import type { AppDeps } from '../app-context';
 import { backupSnapshots, providerConnections, users } from '../db/schema';
 import { DomainError } from '../domain-errors';
@@ -10,6 +10,7 @@ import { defineJob } from '../jobs/define-job';
 import type { JobContext } from '../jobs/job-runner';
 import { PermanentJobError, RetryLater } from '../jobs/job-runner';
 import { ProviderError } from '../providers/http';
+import { normalizedTrackSchema } from '../providers/normalized-track-schema';
 import type { MusicProvider, NormalizedTrack } from '../providers/types';
 import type { StoredBackupContents, StoredBackupPlaylist, UnreadablePlaylist } from './backup-contents';
 
@@ -22,17 +23,34 @@ export const backupJobPayloadSchema = z.object({
 export type BackupJobPayload = z.infer<typeof backupJobPayloadSchema>;
 
 /** The checkpoint: services already saved, and the one in progress with the playlists read so far. */
-interface BackupState {
-  finished: { service: ServiceId; snapshotId: string }[];
-  current: {
-    service: ServiceId;
-    /** Chosen before the insert, so a run that crashed after inserting does not save the snapshot twice. */
-    snapshotId: string;
-    listed: { id: string; name: string }[] | null;
-    playlists: StoredBackupPlaylist[];
-    unreadable: UnreadablePlaylist[];
-  } | null;
-}
+const backupStateSchema = z.object({
+  finished: z.array(z.object({ service: serviceIdSchema, snapshotId: z.string() })),
+  current: z
+    .object({
+      service: serviceIdSchema,
+      /** Chosen before the insert, so a run that crashed after inserting does not save the snapshot twice. */
+      snapshotId: z.string(),
+      listed: z.array(z.object({ id: z.string(), name: z.string() })).nullable(),
+      playlists: z.array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          description: z.string().nullable(),
+          tracks: z.array(normalizedTrackSchema),
+          skippedEntries: z.number().int().nonnegative(),
+        }) satisfies z.ZodType<StoredBackupPlaylist>,
+      ),
+      unreadable: z.array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          reason: z.string(),
+        }) satisfies z.ZodType<UnreadablePlaylist>,
+      ),
+    })
+    .nullable(),
+});
+type BackupState = z.infer<typeof backupStateSchema>;
 
 /** Provider failures that say this playlist cannot be read, as opposed to "try again later". */
 const UNREADABLE_KINDS = new Set<ProviderError['kind']>(['forbidden', 'not_found', 'not_registered']);
@@ -42,7 +60,7 @@ const UNREADABLE_KINDS = new Set<ProviderError['kind']>(['forbidden', 'not_found
  * service. The job checkpoints after every playlist, so a run that dies resumes where it stopped.
  */
 export function createBackupJobHandler(deps: AppDeps) {
-  return async ({ userId, trigger }: BackupJobPayload, context: JobContext) => {
+  return async ({ userId, trigger }: BackupJobPayload, context: JobContext<BackupState>) => {
     const [user] = await deps.db.select({ plan: users.plan }).from(users).where(eq(users.id, userId));
     if (!user) throw new PermanentJobError('This account no longer exists.');
     if (user.plan !== 'vault') throw new PermanentJobError('Backups are a Vault+ feature: see /pricing.');
@@ -52,7 +70,7 @@ export function createBackupJobHandler(deps: AppDeps) {
       .from(providerConnections)
       .where(eq(providerConnections.userId, userId))
       .orderBy(asc(providerConnections.service));
-    const state: BackupState = (context.state as BackupState | undefined) ?? { finished: [], current: null };
+    const state: BackupState = context.state ?? { finished: [], current: null };
     const pending = connected
       .map((row) => row.service)
       .filter((service) => !state.finished.some((done) => done.service === service));
@@ -77,7 +95,7 @@ export function createBackupJobHandler(deps: AppDeps) {
 
 async function backUpService(
   deps: AppDeps,
-  context: JobContext,
+  context: JobContext<BackupState>,
   state: BackupState,
   run: { userId: string; trigger: BackupJobPayload['trigger']; service: ServiceId; provider: MusicProvider },
 ) {
@@ -194,5 +212,6 @@ function withoutAvailability(track: NormalizedTrack): NormalizedTrack {
 export const backupJob = defineJob({
   kind: BACKUP_JOB,
   payloadSchema: backupJobPayloadSchema,
+  stateSchema: backupStateSchema,
   handler: createBackupJobHandler,
 });
