@@ -41,10 +41,9 @@ export function parseModelJson(text: string): unknown {
   try {
     // The text rule for answers we store (issue 10): a NUL or lone surrogate in a name is cleaned here.
     return cleanJsonText(JSON.parse(candidate));
-  } catch (error) {
-    throw new ModelAnswerError(
-      'malformed_json',
-      `The answer is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
-    );
+  } catch {
+    // Not the parser's message: it quotes the answer, which may repeat the person's playlist names, and
+    // this text goes to the log.
+    throw new ModelAnswerError('malformed_json', 'The answer is not valid JSON.');
   }
 }
