@@ -7,7 +7,7 @@ import { createLogger } from '../logger';
 import { createTestDatabase } from '../testing/test-database';
 import { defineJob, enqueue, jobRegistry } from './define-job';
 import { enqueueJob, getJob, type JobRow } from './job-queue';
-import { JobRunner } from './job-runner';
+import { JobRunner, type JobRunnerOptions } from './job-runner';
 
 let database: DatabaseHandle;
 
@@ -48,15 +48,18 @@ const countJob = defineJob({
     },
 });
 
+const runnerFor = (handlers: JobRunnerOptions['handlers']) =>
+  new JobRunner({
+    db: database.db,
+    logger: createLogger('silent'),
+    handlers,
+    concurrency: 1,
+    pollIntervalMs: 20,
+  });
+
 describe('defined jobs', () => {
   it('run with their parsed payload through the registry', async () => {
-    const runner = new JobRunner({
-      db: database.db,
-      logger: createLogger('silent'),
-      handlers: jobRegistry([greetJob], 'Hello'),
-      concurrency: 1,
-      pollIntervalMs: 20,
-    });
+    const runner = runnerFor(jobRegistry([greetJob], 'Hello'));
     runner.start();
     try {
       const queued = await enqueue(database.db, greetJob, { payload: { name: 'Ada' } });
@@ -75,13 +78,7 @@ describe('defined jobs', () => {
   });
 
   it('resume from their parsed checkpoint, and fail for good on one they cannot read', async () => {
-    const runner = new JobRunner({
-      db: database.db,
-      logger: createLogger('silent'),
-      handlers: jobRegistry([countJob], 'Hello'),
-      concurrency: 1,
-      pollIntervalMs: 20,
-    });
+    const runner = runnerFor(jobRegistry([countJob], 'Hello'));
     // Checkpoints as an earlier run left them, written before the runner starts.
     const saved = await enqueue(database.db, countJob, { payload: { upTo: 5 } });
     await database.db

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { BackupDetail, BackupSummary } from '../../shared/api/vault';
 import type { backupSnapshots } from '../db/schema';
 import { toTrackDto } from '../playlists/source-playlists';
+import { normalizedTrackSchema } from '../providers/normalized-track-schema';
 import type { NormalizedTrack } from '../providers/types';
 
 /**
@@ -27,22 +28,13 @@ export interface StoredBackupContents {
   unreadable: UnreadablePlaylist[];
 }
 
-const storedTrackSchema = z.looseObject({
-  id: z.string(),
-  uri: z.string(),
-  name: z.string(),
-  artists: z.array(z.string()),
-  album: z.string(),
-  durationMs: z.number(),
-});
-
 const storedContentsSchema = z.object({
   playlists: z.array(
     z.object({
       id: z.string(),
       name: z.string(),
       description: z.string().nullable().default(null),
-      tracks: z.array(storedTrackSchema),
+      tracks: z.array(normalizedTrackSchema),
       skippedEntries: z.number().default(0),
     }),
   ),
@@ -53,13 +45,7 @@ const storedContentsSchema = z.object({
 export function parseBackupContents(value: unknown): StoredBackupContents {
   const parsed = storedContentsSchema.safeParse(value);
   if (!parsed.success) return { playlists: [], unreadable: [] };
-  return {
-    playlists: parsed.data.playlists.map((playlist) => ({
-      ...playlist,
-      tracks: playlist.tracks as NormalizedTrack[],
-    })),
-    unreadable: parsed.data.unreadable,
-  };
+  return parsed.data;
 }
 
 type SnapshotRow = typeof backupSnapshots.$inferSelect;
