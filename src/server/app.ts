@@ -10,6 +10,7 @@ import { ApiError, renderError } from './http/errors';
 import { redactPath } from './http/log-redaction';
 import { requestContext } from './http/request-context';
 import { securityHeaders } from './http/security-headers';
+import { requestLineLogger } from './logger';
 import { apiRoutes } from './routes/api-routes';
 
 export interface AppOptions {
@@ -25,6 +26,7 @@ export const MAX_JSON_BODY = 2 * 1024 * 1024;
 /** Composes the HTTP application: API under /api, sandbox emulators, and the single-page front end. */
 export function createApp(deps: AppDeps, options: AppOptions = {}) {
   const { logger } = deps;
+  const requestLog = requestLineLogger(logger);
   const app = new Hono<AppEnv>();
 
   app.use('*', async (c, next) => {
@@ -32,7 +34,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     await next();
     // API requests are logged by route pattern (ids and tokens in paths are values), other paths with any
     // token-like segment replaced; never the query string (OAuth codes and states).
-    logger.info(
+    requestLog.info(
       {
         method: c.req.method,
         path: c.req.path.startsWith('/api/') ? routePath(c) : redactPath(c.req.path),

@@ -31,3 +31,11 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     destination,
   );
 }
+
+/**
+ * The logger for the one line each request writes: the same level and destination, without the
+ * redaction pass (4 µs of every request, a tenth of a signed-in status call). Only for records whose
+ * every field the caller built itself from safe parts: the method, the route pattern or a path with its
+ * token-like segments replaced, the status and the time.
+ */
+export const requestLineLogger = (logger: Logger): Logger => logger.child({}, { redact: { paths: [] } });
