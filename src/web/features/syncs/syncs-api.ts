@@ -36,22 +36,26 @@ export const syncsQuery = () =>
 const UNDER_WAY: readonly SyncRunStatus[] = ['queued', 'running'];
 
 /**
- * A real run that was under way at the last read (or belongs to a sync new since then) and has stopped
- * since wrote to its destination (the first one created the playlist): that service's list of playlists
- * is read again.
+ * The services whose playlists a real run changed since the last read: the run has stopped, and it was
+ * under way then or is new (a run can start and finish between two reads: a short run is done before
+ * the list is read again after "Run now"). Its destination's list of playlists is read again (the first
+ * run created the playlist).
  */
-function invalidateWhatRunsChanged(before: SyncList | undefined, after: SyncList) {
+export function destinationsWrittenSince(before: SyncList | undefined, after: SyncList): Set<ServiceId> {
   const services = new Set<ServiceId>();
+  if (before === undefined) return services;
   for (const sync of after.syncs) {
     const run = sync.lastRun;
-    if (before === undefined || !run || run.dryRun || UNDER_WAY.includes(run.status)) continue;
-    const known = before.syncs.find((old) => old.id === sync.id);
-    const was = known?.lastRun;
-    if (known === undefined || (was?.id === run.id && UNDER_WAY.includes(was.status)))
-      services.add(sync.destinationService);
+    if (!run || run.dryRun || UNDER_WAY.includes(run.status)) continue;
+    const was = before.syncs.find((old) => old.id === sync.id)?.lastRun;
+    const seenStopped = was?.id === run.id && !UNDER_WAY.includes(was.status);
+    if (!seenStopped) services.add(sync.destinationService);
   }
-  return Promise.all([...services].map((service) => invalidatePlaylists(service)));
+  return services;
 }
+
+const invalidateWhatRunsChanged = (before: SyncList | undefined, after: SyncList) =>
+  Promise.all([...destinationsWrittenSince(before, after)].map((service) => invalidatePlaylists(service)));
 
 export const syncRunsQuery = (syncId: string) =>
   queryOptions({
