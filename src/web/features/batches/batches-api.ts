@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import {
   type BatchRequest,
+  type BatchStatus,
   type BatchView,
   batchCreatedSchema,
   batchReviewSchema,
@@ -33,7 +34,7 @@ export const batchQuery = (batchId: string) =>
           signal,
         },
       );
-      if (before?.status === 'transferring' && view.status !== 'transferring') void batchMoved(view);
+      if (movedSince(before?.status, view.status)) void batchMoved(view);
       return view;
     },
     refetchInterval: (query) => {
@@ -41,6 +42,15 @@ export const batchQuery = (batchId: string) =>
       return status === 'matching' || status === 'transferring' ? POLL_MS : false;
     },
   });
+
+/**
+ * The batch finished moving since the last read: it was being moved then, or it was waiting for review
+ * and is already done (a small batch can be moved between two reads).
+ */
+export function movedSince(before: BatchStatus | undefined, now: BatchStatus): boolean {
+  const finished = now === 'done' || now === 'failed';
+  return finished && (before === 'transferring' || before === 'review');
+}
 
 /** A batch that has finished moving made playlists on the destination and finished its transfers. */
 const batchMoved = (view: BatchView) =>
