@@ -1,9 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
-import { eq } from 'drizzle-orm';
-import { users } from '../src/server/db/schema';
 import { expectAxeClean } from './support/axe';
-import { csrfHeaders, type OwnServer, registerOn, startOwnServer } from './support/own-server';
-import { expectToast } from './support/toasts';
+import { csrfHeaders, type OwnServer, signUpConnected, startOwnServer } from './support/own-server';
 
 /**
  * Issue 14 item 2 in the browser: a Pro member picks three playlists in step 2, moves them as one batch,
@@ -62,17 +59,7 @@ test.describe('batch', () => {
   });
 
   test('picks three playlists, reviews once, and moves them all, each verified', async ({ page }) => {
-    const user = await registerOn(page, own.url, 'batch');
-    await own.deps.db.update(users).set({ plan: 'pro' }).where(eq(users.username, user.username));
-
-    for (const service of ['Spotify', 'Apple Music'] as const) {
-      await page.goto(`${own.url}/transfer`);
-      await page.getByRole('button', { name: `Connect ${service}` }).click();
-      await page
-        .getByRole('button', { name: service === 'Spotify' ? 'Agree' : 'Allow', exact: true })
-        .click();
-      await expectToast(page, `Connected to ${service}`);
-    }
+    await signUpConnected(page, own, 'batch', 'pro');
     await importFuzzyPlaylist(page, own.url);
 
     // Step 2: the single-playlist choice is still there; "several at once" is offered below it.

@@ -1,9 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { eq } from 'drizzle-orm';
-import { users } from '../src/server/db/schema';
 import { expectAxeClean } from './support/axe';
-import { type OwnServer, registerOn, startOwnServer } from './support/own-server';
-import { expectToast } from './support/toasts';
+import { type OwnServer, signUpConnected, startOwnServer } from './support/own-server';
 
 /**
  * Issue 14 item 1 in the browser: a new person in sandbox mode finds their Liked Songs and saved albums
@@ -23,16 +20,7 @@ test.describe('library collections', () => {
   });
 
   test('moves Liked Songs and three saved albums from Spotify to Apple Music', async ({ page }) => {
-    const user = await registerOn(page, own.url, 'library');
-    await own.deps.db.update(users).set({ plan: 'pro' }).where(eq(users.username, user.username));
-    for (const service of ['Spotify', 'Apple Music'] as const) {
-      await page.goto(`${own.url}/transfer`);
-      await page.getByRole('button', { name: `Connect ${service}` }).click();
-      await page
-        .getByRole('button', { name: service === 'Spotify' ? 'Agree' : 'Allow', exact: true })
-        .click();
-      await expectToast(page, `Connected to ${service}`);
-    }
+    await signUpConnected(page, own, 'library', 'pro');
 
     // Step 2: "Your library" comes first: Liked Songs, then the saved albums with their artist and count.
     await page.goto(`${own.url}/transfer?from=spotify&to=apple`);

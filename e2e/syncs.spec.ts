@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import { users } from '../src/server/db/schema';
 import { expectAxeClean } from './support/axe';
-import { type OwnServer, registerOn, startOwnServer } from './support/own-server';
+import { type OwnServer, signUpConnected, startOwnServer } from './support/own-server';
 import { expectToast } from './support/toasts';
 import { registerThroughApi, uniqueUser } from './support/users';
 
@@ -24,23 +24,13 @@ test.describe('Pro member', () => {
   });
 
   test('creates a sync, previews it, runs it, and a second run adds only what is new', async ({ page }) => {
-    const user = await registerOn(page, app.url, 'sync');
-    await app.deps.db.update(users).set({ plan: 'pro' }).where(eq(users.username, user.username));
+    const user = await signUpConnected(page, app, 'sync', 'pro');
     const [row] = await app.deps.db
       .select({ id: users.id })
       .from(users)
       .where(eq(users.username, user.username));
     const userId = row?.id ?? '';
 
-    await page.goto(`${app.url}/account`);
-    for (const [label, agree] of [
-      ['Spotify', 'Agree'],
-      ['Apple Music', 'Allow'],
-    ] as const) {
-      await page.getByRole('button', { name: `Connect ${label}` }).click();
-      await page.getByRole('button', { name: agree, exact: true }).click();
-      await expectToast(page, `Connected to ${label}`);
-    }
     // A small source playlist on the emulated Spotify, as the person would make it in the Spotify app.
     const spotify = await app.deps.providers.forUser(userId, 'spotify');
     const roadTrip = (await spotify.listPlaylists()).find((playlist) => playlist.name === 'Road Trip');
@@ -68,6 +58,7 @@ test.describe('Pro member', () => {
       tracks.slice(0, 3).map((track) => track.uri),
     );
 
+    await page.goto(`${app.url}/account`);
     await page.getByRole('link', { name: 'See and manage your syncs' }).click();
     await expect(page).toHaveURL(/\/syncs$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Syncs' })).toBeVisible();

@@ -6,17 +6,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { expect, type Page } from '@playwright/test';
+import { eq } from 'drizzle-orm';
 import { createApp } from '../../src/server/app';
 import type { AppDeps } from '../../src/server/app-context';
 import { loadConfig } from '../../src/server/config';
 import { type DatabaseHandle, openDatabase } from '../../src/server/db/client';
+import { users } from '../../src/server/db/schema';
 import { jobRegistry } from '../../src/server/jobs/define-job';
 import { JobRunner } from '../../src/server/jobs/job-runner';
 import { createLogger } from '../../src/server/logger';
 import { createRuntime, JOBS } from '../../src/server/runtime';
 import { ROOMY_LIMITS } from '../../src/server/testing/roomy-limits';
 import { testCatalog } from '../../src/server/testing/test-server';
-import { CSRF_COOKIE, CSRF_HEADER } from '../../src/shared/api/auth';
+import { CSRF_COOKIE, CSRF_HEADER, type Plan } from '../../src/shared/api/auth';
+import { expectToast } from './toasts';
 import { type TestUser, uniqueUser } from './users';
 
 /**
@@ -89,5 +92,26 @@ export async function registerOn(page: Page, url: string, prefix: string): Promi
     headers: await csrfHeaders(page, url),
   });
   expect(response.status(), await response.text()).toBe(201);
+  return user;
+}
+
+/**
+ * A new person on `plan` (plans change only in the database), connected to Spotify and Apple Music through
+ * the consent pages from the transfer page, as they would do it.
+ */
+export async function signUpConnected(
+  page: Page,
+  own: OwnServer,
+  prefix: string,
+  plan: Plan,
+): Promise<TestUser> {
+  const user = await registerOn(page, own.url, prefix);
+  await own.deps.db.update(users).set({ plan }).where(eq(users.username, user.username));
+  for (const service of ['Spotify', 'Apple Music'] as const) {
+    await page.goto(`${own.url}/transfer`);
+    await page.getByRole('button', { name: `Connect ${service}` }).click();
+    await page.getByRole('button', { name: service === 'Spotify' ? 'Agree' : 'Allow', exact: true }).click();
+    await expectToast(page, `Connected to ${service}`);
+  }
   return user;
 }

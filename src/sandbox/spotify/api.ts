@@ -559,15 +559,27 @@ export function createApiApp(world: SpotifyWorld, options: ApiAppOptions = {}): 
     return { limit, offset };
   };
 
-  app.get('/v1/me/tracks', (c) => {
+  /** What a read of saved items checks first (scope, paging, market), or the answer Spotify gives. */
+  const savedItemsRead = (c: ApiContext) => {
     const refused = missingScope(c, LIBRARY_READ);
-    if (refused) return refused;
+    if (refused) return { refused };
     const page = pageParams(c);
-    if ('refused' in page) return page.refused;
+    if ('refused' in page) return { refused: page.refused };
     const market = marketParam(c);
-    if (market === null) return apiError(c, 400, 'Invalid market code');
-    const saved = world.saved(c.get('user').id).tracks.filter((entry) => world.track(entry.id));
-    const context = wire(c, market);
+    if (market === null) return { refused: apiError(c, 400, 'Invalid market code') };
+    return {
+      limit: page.limit,
+      offset: page.offset,
+      context: wire(c, market),
+      saved: world.saved(c.get('user').id),
+    };
+  };
+
+  app.get('/v1/me/tracks', (c) => {
+    const read = savedItemsRead(c);
+    if ('refused' in read) return read.refused;
+    const { context, ...page } = read;
+    const saved = read.saved.tracks.filter((entry) => world.track(entry.id));
     const items = saved.slice(page.offset, page.offset + page.limit).flatMap((entry) => {
       const track = world.track(entry.id);
       return track
@@ -578,14 +590,10 @@ export function createApiApp(world: SpotifyWorld, options: ApiAppOptions = {}): 
   });
 
   app.get('/v1/me/albums', (c) => {
-    const refused = missingScope(c, LIBRARY_READ);
-    if (refused) return refused;
-    const page = pageParams(c);
-    if ('refused' in page) return page.refused;
-    const market = marketParam(c);
-    if (market === null) return apiError(c, 400, 'Invalid market code');
-    const saved = world.saved(c.get('user').id).albums.filter((entry) => world.album(entry.id));
-    const context = wire(c, market);
+    const read = savedItemsRead(c);
+    if ('refused' in read) return read.refused;
+    const { context, ...page } = read;
+    const saved = read.saved.albums.filter((entry) => world.album(entry.id));
     const items = saved.slice(page.offset, page.offset + page.limit).flatMap((entry) => {
       const album = world.album(entry.id);
       return album

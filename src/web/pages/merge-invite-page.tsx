@@ -12,7 +12,7 @@ import { Spinner } from '../components/ui/spinner';
 import { signInPathFor } from '../features/auth/auth-validation';
 import { MergeActions } from '../features/merge/merge-actions';
 import { acceptInvitation, invitationQuery } from '../features/merge/merge-api';
-import { MergeResultView } from '../features/merge/merge-result';
+import { announceMerged, MergeResultView } from '../features/merge/merge-result';
 import { type ChosenPlaylist, MyPlaylistPicker } from '../features/merge/my-playlist-picker';
 import { useAuth } from '../hooks/use-auth';
 import { toast } from '../hooks/use-toast';
@@ -53,11 +53,7 @@ export default function MergeInvitePage() {
         mine ? { playlistId: mine.playlist.id, service: mine.service } : { shareUrl: url },
       );
       setResult(merged);
-      track('friend_merge_completed', { total_tracks: merged.tracks.length });
-      toast({
-        title: 'Playlists merged!',
-        description: `${merged.playlistName} · ${merged.tracks.length} tracks`,
-      });
+      announceMerged(merged);
     } catch (error) {
       toast({
         title: 'Error generating merge',

@@ -12,7 +12,7 @@ import { failureDescription } from '../../lib/failure-description';
 import { track } from '../../lib/track';
 import { MergeActions } from './merge-actions';
 import { fetchFriendPlaylist, mergePlaylists } from './merge-api';
-import { MergeResultView } from './merge-result';
+import { announceMerged, MergeResultView } from './merge-result';
 import { MixRatioSlider } from './mix-ratio-slider';
 import { type ChosenPlaylist, MyPlaylistPicker } from './my-playlist-picker';
 
@@ -90,11 +90,7 @@ export function FriendMergePanel() {
         includeBridgeTracks: bridges,
       });
       setResult(merged);
-      track('friend_merge_completed', { total_tracks: merged.tracks.length });
-      toast({
-        title: 'Playlists merged!',
-        description: `${merged.playlistName} · ${merged.tracks.length} tracks`,
-      });
+      announceMerged(merged);
     } catch (error) {
       toast({
         title: 'Merge Failed',

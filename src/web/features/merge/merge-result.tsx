@@ -1,6 +1,13 @@
 import { Sparkles } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { BRIDGE_TRACK_PREFIX, MERGE_PREVIEW_COUNT, type MergedTrack } from '../../../shared/api/merge';
+import {
+  BRIDGE_TRACK_PREFIX,
+  MERGE_PREVIEW_COUNT,
+  type MergedTrack,
+  type MergePlaylistsResponse,
+} from '../../../shared/api/merge';
+import { toast } from '../../hooks/use-toast';
+import { track } from '../../lib/track';
 
 function Badge({ children, tone = 'slate' }: { children: ReactNode; tone?: 'slate' | 'violet' | 'emerald' }) {
   const tones = {
@@ -15,6 +22,15 @@ function Badge({ children, tone = 'slate' }: { children: ReactNode; tone?: 'slat
       {children}
     </span>
   );
+}
+
+/** A merge made from either side (the panel or an invitation): recorded, and announced with its size. */
+export function announceMerged(merged: MergePlaylistsResponse): void {
+  track('friend_merge_completed', { total_tracks: merged.tracks.length });
+  toast({
+    title: 'Playlists merged!',
+    description: `${merged.playlistName} · ${merged.tracks.length} tracks`,
+  });
 }
 
 export const isBridgeTrack = (track: { id: string }) => track.id.startsWith(BRIDGE_TRACK_PREFIX);
