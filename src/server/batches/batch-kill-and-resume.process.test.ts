@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchView } from '../../shared/api/batches';
@@ -9,9 +6,7 @@ import type { MatchSetView, TransferResult } from '../../shared/api/transfer';
 import { openDatabase } from '../db/client';
 import { users } from '../db/schema';
 import { connectService } from '../testing/connect-service';
-import { seedDataDir } from '../testing/pglite-template';
-import { type ServerProcess, startServerProcess } from '../testing/server-process';
-import { createTestDatabase, usesRealPostgres } from '../testing/test-database';
+import { type CrashPlace, createCrashPlace } from '../testing/crash-place';
 import { TestClient } from '../testing/test-server';
 import { waitUntil } from '../testing/wait-until';
 
@@ -21,47 +16,22 @@ import { waitUntil } from '../testing/wait-until';
  * each time. Every playlist ends matched once and moved once: each destination holds exactly its accepted
  * tracks, in order, and no playlist was created twice.
  */
-let dataDir: string;
-let databaseEnv: Record<string, string> = {};
-let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
-let running: ServerProcess | undefined;
+let place: CrashPlace;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'crossfade-batch-crash-'));
-  // The run's migrated database: the first start does not spend seconds of CPU on initdb (the subject is the crash).
-  seedDataDir(dataDir);
-  if (usesRealPostgres()) {
-    database = await createTestDatabase();
-    databaseEnv = { DATABASE_URL: database.url ?? '' };
-  }
+  place = await createCrashPlace('batch-crash');
 });
-afterAll(async () => {
-  await running?.crash();
-  await database?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => place.close());
 
-const start = async (extra: Record<string, string> = {}) => {
-  running = await startServerProcess({
-    DATA_DIR: dataDir,
-    SANDBOX_RATE_LIMIT: '0',
-    // The restarted server takes the crashed one's batch over once its lease runs out: 10 s, not 30
-    // (as in transfers/kill-and-resume.process.test.ts).
-    JOB_LEASE_SECONDS: '10',
-    SANDBOX_CATALOG_TRACKS: '3000',
-    ...databaseEnv,
-    ...extra,
-  });
-  return running;
-};
+const start = (extra: Record<string, string> = {}) => place.start(extra);
 
 /** Batch is Pro: the plan is set in the database while no server holds it (PGlite allows one process). */
 async function makePro(username: string) {
-  const handle = database ?? (await openDatabase({ dataDir }));
+  const handle = place.database ?? (await openDatabase({ dataDir: place.dataDir }));
   try {
     await handle.db.update(users).set({ plan: 'pro' }).where(eq(users.username, username));
   } finally {
-    if (!database) await handle.close();
+    if (!place.database) await handle.close();
   }
 }
 

@@ -1,14 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FetchPlaylistTracksResponse, PlaylistSummary } from '../../shared/api/playlists';
 import type { MatchSetView, TransferResult } from '../../shared/api/transfer';
 import type { ServiceId } from '../../shared/services';
 import { connectService } from '../testing/connect-service';
-import { seedDataDir } from '../testing/pglite-template';
-import { type ServerProcess, startServerProcess } from '../testing/server-process';
-import { createTestDatabase, usesRealPostgres } from '../testing/test-database';
+import { type CrashPlace, createCrashPlace } from '../testing/crash-place';
 import { TestClient } from '../testing/test-server';
 import { waitUntil } from '../testing/wait-until';
 
@@ -24,50 +19,19 @@ const STORM = 'apple-write-lag-ms=3000,error-after-write=0.1,error-rate=0.05';
  * Each direction has its own data directory, database and server processes, so the two run side by side
  * (most of their time is spent waiting on the slow network and the write lag, not on the CPU).
  */
-interface Place {
-  dataDir: string;
-  databaseEnv: Record<string, string>;
-  closeDatabase?: () => Promise<void>;
-  running?: ServerProcess;
-}
-const places: Place[] = [];
+const places: CrashPlace[] = [];
 
 afterAll(async () => {
-  for (const place of places) {
-    await place.running?.crash();
-    await place.closeDatabase?.();
-    rmSync(place.dataDir, { recursive: true, force: true });
-  }
+  for (const place of places) await place.close();
 });
 
-async function newPlace(): Promise<Place> {
-  const place: Place = { dataDir: mkdtempSync(join(tmpdir(), 'crossfade-storm-')), databaseEnv: {} };
+async function newPlace(): Promise<CrashPlace> {
+  // The crash place's lease (10 s) stays well above Apple's write lag (3 s): the resumed job reads back
+  // what is already there.
+  const place = await createCrashPlace('storm', { SANDBOX_FAULTS: STORM });
   places.push(place);
-  // The run's migrated database: the first start does not spend seconds of CPU on initdb (the subject is the storm).
-  seedDataDir(place.dataDir);
-  if (usesRealPostgres()) {
-    const database = await createTestDatabase();
-    place.databaseEnv = { DATABASE_URL: database.url ?? '' };
-    place.closeDatabase = () => database.close();
-  }
   return place;
 }
-
-const start = async (place: Place, extra: Record<string, string> = {}) => {
-  place.running = await startServerProcess({
-    DATA_DIR: place.dataDir,
-    SANDBOX_RATE_LIMIT: '0',
-    SANDBOX_FAULTS: STORM,
-    // The restarted server takes over the crashed one's transfer once its lease runs out: 10 s, not 30.
-    // It must stay well above Apple's write lag (3 s): the resumed job reads back what is already there.
-    JOB_LEASE_SECONDS: '10',
-    // The in-process tests' catalog size: the demo library whole, generated in a fraction of the time.
-    SANDBOX_CATALOG_TRACKS: '3000',
-    ...place.databaseEnv,
-    ...extra,
-  });
-  return place.running;
-};
 
 const readBackUrl = (service: ServiceId, playlistId: string) =>
   service === 'apple'
@@ -80,7 +44,7 @@ async function killedAndResumed(
   to: ServiceId,
 ): Promise<{ expected: string[]; got: string[] }> {
   const place = await newPlace();
-  let server = await start(place);
+  let server = await place.start();
   const client = new TestClient(server.url);
   const username = `storm-${from}`;
   await client.post('/api/auth/register', {
@@ -110,7 +74,7 @@ async function killedAndResumed(
   await server.stop();
 
   // A slow network keeps the transfer running long enough to kill it midway.
-  server = await start(place, { SANDBOX_LATENCY_MS: '400' });
+  server = await place.start({ SANDBOX_LATENCY_MS: '400' });
   client.baseUrl = server.url;
   const posted = await client.post('/api/transfer', {
     sourceService: from,
@@ -132,7 +96,7 @@ async function killedAndResumed(
   expect(midway.status).toBe('running');
   await server.crash();
 
-  server = await start(place);
+  server = await place.start();
   client.baseUrl = server.url;
   const finished = await waitUntil(
     async () => (await client.get(`/api/transfers/${transfer.transferId}`)).body as TransferResult,

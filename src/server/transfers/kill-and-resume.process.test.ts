@@ -1,13 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FetchPlaylistTracksResponse, PlaylistSummary } from '../../shared/api/playlists';
 import type { MatchSetView, TransferResult } from '../../shared/api/transfer';
 import { connectService } from '../testing/connect-service';
-import { seedDataDir } from '../testing/pglite-template';
-import { type ServerProcess, startServerProcess } from '../testing/server-process';
-import { createTestDatabase, usesRealPostgres } from '../testing/test-database';
+import { type CrashPlace, createCrashPlace } from '../testing/crash-place';
 import { TestClient } from '../testing/test-server';
 import { waitUntil } from '../testing/wait-until';
 
@@ -15,42 +10,14 @@ import { waitUntil } from '../testing/wait-until';
  * Kills the server with SIGKILL in the middle of a 1,220-track transfer, starts it again, and reads the
  * destination playlist back: every chosen track is there exactly once, in source order.
  */
-let dataDir: string;
-let databaseEnv: Record<string, string> = {};
-let closeDatabase: (() => Promise<void>) | undefined;
-let running: ServerProcess | undefined;
+let place: CrashPlace;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'crossfade-crash-'));
-  // The run's migrated database: the first start does not spend seconds of CPU on initdb (the subject is the crash).
-  seedDataDir(dataDir);
-  if (usesRealPostgres()) {
-    const database = await createTestDatabase();
-    databaseEnv = { DATABASE_URL: database.url ?? '' };
-    // The child processes own the database; keep only the drop for the end.
-    closeDatabase = () => database.close();
-  }
+  place = await createCrashPlace('crash');
 });
-afterAll(async () => {
-  await running?.crash();
-  await closeDatabase?.();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => place.close());
 
-const start = async (extra: Record<string, string> = {}) => {
-  running = await startServerProcess({
-    DATA_DIR: dataDir,
-    SANDBOX_RATE_LIMIT: '0',
-    // The restarted server takes over the crashed one's transfer once its lease runs out: 10 s, not 30.
-    // (Not much less: on a loaded machine a live worker must not lose its lease between heartbeats.)
-    JOB_LEASE_SECONDS: '10',
-    // The in-process tests' catalog size: the demo library whole, generated in a fraction of the time.
-    SANDBOX_CATALOG_TRACKS: '3000',
-    ...databaseEnv,
-    ...extra,
-  });
-  return running;
-};
+const start = (extra: Record<string, string> = {}) => place.start(extra);
 
 describe('a transfer survives a crash', () => {
   it('resumes after SIGKILL with no duplicate and no lost track', async () => {
