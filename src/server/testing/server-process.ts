@@ -83,16 +83,33 @@ function spawnEntry(entry: string, env: Record<string, string>) {
   return { handle, waitReady };
 }
 
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = env.PORT ? Number(env.PORT) : await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const { handle, waitReady } = spawnEntry('src/server/main.ts', {
-    PORT: String(port),
-    PUBLIC_URL: url,
-    ...env,
+/**
+ * Starts a process on `fixed`, or on a free port: another process (a parallel test file's server) can take
+ * that port between our look and the child's listen, and the child then exits with EADDRINUSE; it is
+ * started again on another port.
+ */
+async function onFreePort<T>(fixed: string | undefined, startOn: (port: number) => Promise<T>): Promise<T> {
+  if (fixed) return startOn(Number(fixed));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await freePort());
+    } catch (error) {
+      if (attempt >= 5 || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  return onFreePort(env.PORT, async (port) => {
+    const url = `http://127.0.0.1:${port}`;
+    const { handle, waitReady } = spawnEntry('src/server/main.ts', {
+      PORT: String(port),
+      PUBLIC_URL: url,
+      ...env,
+    });
+    await waitReady('server', async () => (await fetch(`${url}/api/health`)).ok);
+    return { url, ...handle };
   });
-  await waitReady('server', async () => (await fetch(`${url}/api/health`)).ok);
-  return { url, ...handle };
 }
 
 /** `npm run worker`: the job runner alone, ready once it logs that it runs. */
@@ -103,10 +120,11 @@ export async function startWorkerProcess(env: Record<string, string>): Promise<O
 }
 
 /** `npm run sandbox`: both emulators on their own port; `url` is the origin to give as SANDBOX_URL. */
-export async function startSandboxProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = env.SANDBOX_PORT ? Number(env.SANDBOX_PORT) : await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const { handle, waitReady } = spawnEntry('src/sandbox/main.ts', { SANDBOX_PORT: String(port), ...env });
-  await waitReady('sandbox', async () => (await fetch(`${url}/sandbox`)).ok);
-  return { url, ...handle };
+export function startSandboxProcess(env: Record<string, string>): Promise<ServerProcess> {
+  return onFreePort(env.SANDBOX_PORT, async (port) => {
+    const url = `http://127.0.0.1:${port}`;
+    const { handle, waitReady } = spawnEntry('src/sandbox/main.ts', { SANDBOX_PORT: String(port), ...env });
+    await waitReady('sandbox', async () => (await fetch(`${url}/sandbox`)).ok);
+    return { url, ...handle };
+  });
 }
