@@ -170,9 +170,13 @@ describe('saved albums', () => {
       })),
     );
     const methodOf = (item: (typeof views)[number]) => item.view.albumMatch?.method ?? null;
-    const picked = views.filter(
-      (item, index) => views.findIndex((other) => methodOf(other) === methodOf(item)) === index,
-    );
+    // One album per kind the tests below name (UPC, title + artist + count, none on the destination),
+    // those first: a library offering all four kinds would otherwise leave one of them out of the three.
+    const wanted: (string | null)[] = ['upc', 'title_artist_count', null, 'title_artist_near_count'];
+    const picked = wanted.flatMap((method) => {
+      const first = views.find((item) => methodOf(item) === method);
+      return first ? [first] : [];
+    });
     for (const item of views) if (picked.length < 3 && !picked.includes(item)) picked.push(item);
 
     for (const { playlistId, view } of picked.slice(0, 3)) {
