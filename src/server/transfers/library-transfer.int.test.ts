@@ -275,10 +275,17 @@ describe('when saves fail after being applied or are silently dropped', () => {
       );
       expect(result.status, result.error ?? '').toBe('succeeded');
       expect(result.verifiedTracks).toBe(songs.length);
-      const liked = trackIds(
-        (await (await stormy.deps.providers.forUser(id, 'spotify')).getPlaylist(LIKED_SONGS_ID)).entries,
+      const entries = (await (await stormy.deps.providers.forUser(id, 'spotify')).getPlaylist(LIKED_SONGS_ID))
+        .entries;
+      const liked = trackIds(entries);
+      // A song counts as there when its recording is (its ISRC): the person's own Liked Songs may already
+      // hold another release of it, and then a dropped save is rightly not made again.
+      const likedRecordings = new Set(
+        entries.flatMap((entry) => (entry.kind === 'track' && entry.track.isrc ? [entry.track.isrc] : [])),
       );
-      for (const song of songs) expect(liked.has(song.id)).toBe(true);
+      for (const song of songs) {
+        expect(liked.has(song.id) || (song.isrc !== undefined && likedRecordings.has(song.isrc))).toBe(true);
+      }
     } finally {
       await stormy.close();
     }
