@@ -6,6 +6,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { routePath } from 'hono/route';
 import { isAppPage } from '../shared/app-pages';
 import type { AppDeps, AppEnv } from './app-context';
+import { clientAddressMiddleware } from './http/client-address';
 import { ApiError, renderError } from './http/errors';
 import { redactPath } from './http/log-redaction';
 import { requestContext } from './http/request-context';
@@ -29,6 +30,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   const requestLog = requestLineLogger(logger);
   const app = new Hono<AppEnv>();
 
+  // Who the client is, first: the request log, every limit and the sandbox's limits use it.
+  app.use('*', clientAddressMiddleware(deps.config.TRUST_PROXY));
   app.use('*', async (c, next) => {
     const started = performance.now();
     await next();
@@ -40,6 +43,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
         path: c.req.path.startsWith('/api/') ? routePath(c) : redactPath(c.req.path),
         status: c.res.status,
         ms: Math.round(performance.now() - started),
+        address: c.get('clientAddress'),
       },
       'request',
     );
