@@ -89,14 +89,15 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error('usage: tsx scripts/check-tiers.ts REPORT.json…  (one JSON report per test tier)');
     process.exit(2);
   }
-  const tiers = files.map((file) => {
+  const tiers: { name: string; outcomes: TestOutcome[] }[] = [];
+  for (const file of files) {
     try {
-      return { name: file, outcomes: outcomesOf(JSON.parse(readFileSync(file, 'utf8')), root) };
+      tiers.push({ name: file, outcomes: outcomesOf(JSON.parse(readFileSync(file, 'utf8')), root) });
     } catch (error) {
       console.error(`check-tiers: the report ${file} cannot be read: ${(error as Error).message}`);
       process.exit(1);
     }
-  });
+  }
   const { neverRan, emptyTiers, total } = checkTiers(tiers);
   for (const tier of emptyTiers) console.error(`check-tiers: the tier of ${tier} ran no test`);
   for (const id of neverRan) console.error(`check-tiers: ran in no tier: ${id}`);

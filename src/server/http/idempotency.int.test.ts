@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDEMPOTENT_CREATES } from '../../shared/api/idempotency';
 import type { PlaylistSummary } from '../../shared/api/playlists';
 import type { MatchSetView, TransferResult } from '../../shared/api/transfer';
 import type { BackupDetail, BackupSummary } from '../../shared/api/vault';
+import { IDEMPOTENT_CREATES } from '../../shared/idempotency';
 import { createApp } from '../app';
 import {
   batches,
@@ -366,9 +366,7 @@ describe('the list of create endpoints', () => {
       ),
     ];
     const unnamed = posts.filter((path) => !IDEMPOTENT_CREATES.includes(path) && !(path in CREATES_NOTHING));
-    expect(unnamed, 'add each to IDEMPOTENT_CREATES (shared/api/idempotency.ts) or CREATES_NOTHING').toEqual(
-      [],
-    );
+    expect(unnamed, 'add each to IDEMPOTENT_CREATES (shared/idempotency.ts) or CREATES_NOTHING').toEqual([]);
     expect(
       IDEMPOTENT_CREATES.filter((path) => !posts.includes(path)),
       'listed creates with no route',

@@ -4,7 +4,7 @@ import {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENT_REPLAYED_HEADER,
-} from '../../shared/api/idempotency';
+} from '../../shared/idempotency';
 import type { AppEnv } from '../app-context';
 import type { Database } from '../db/client';
 import type { Logger } from '../logger';

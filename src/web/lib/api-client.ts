@@ -6,7 +6,7 @@ import {
   rowProblemSchema,
   rowProblemsErrorSchema,
 } from '../../shared/api/errors';
-import { IDEMPOTENCY_KEY_HEADER, isIdempotentCreate } from '../../shared/api/idempotency';
+import { IDEMPOTENCY_KEY_HEADER, isIdempotentCreate } from '../../shared/idempotency';
 import { readCookie } from './cookies';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
