@@ -16,6 +16,20 @@ const optionalText = z
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
 
+/** A setting read by its own parser, whose error message becomes the start-up line. */
+const parsedWith = <T>(parse: (text: string | undefined) => T) =>
+  z
+    .string()
+    .optional()
+    .transform((text, context) => {
+      try {
+        return parse(text);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    });
+
 export const settingsSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   /** A fixed port (not 0): OAuth redirects, PUBLIC_URL and the loopback calls into the emulators name it. */
@@ -57,17 +71,7 @@ export const settingsSchema = z.object({
    * scheme (X-Forwarded-Proto): `true` one, a number that many, or a comma list of addresses and CIDR
    * ranges (http/client-address.ts, decision 0023). Null: none, the socket's peer is the client.
    */
-  TRUST_PROXY: z
-    .string()
-    .optional()
-    .transform((text, context) => {
-      try {
-        return parseProxyTrust(text);
-      } catch (error) {
-        context.addIssue({ code: 'custom', message: (error as Error).message });
-        return z.NEVER;
-      }
-    }),
+  TRUST_PROXY: parsedWith(parseProxyTrust),
 
   SPOTIFY_CLIENT_ID: optionalText,
   /**
@@ -103,17 +107,7 @@ export const settingsSchema = z.object({
    */
   SANDBOX_URL: optionalText.pipe(z.url().optional()),
   /** Faults on demand for the emulators (write lag, 5xx, timeouts); see README and sandbox/faults.ts. */
-  SANDBOX_FAULTS: z
-    .string()
-    .optional()
-    .transform((text, context) => {
-      try {
-        return parseSandboxFaults(text);
-      } catch (error) {
-        context.addIssue({ code: 'custom', message: (error as Error).message });
-        return z.NEVER;
-      }
-    }),
+  SANDBOX_FAULTS: parsedWith(parseSandboxFaults),
 
   ANTHROPIC_API_KEY: optionalText,
   ANTHROPIC_BASE_URL: optionalText.pipe(z.url().optional()),

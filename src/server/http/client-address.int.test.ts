@@ -1,6 +1,5 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../logger';
+import { capturedLog } from '../testing/captured-log';
 import { startTestServer, type TestClient, type TestServer } from '../testing/test-server';
 
 /**
@@ -8,13 +7,7 @@ import { startTestServer, type TestClient, type TestServer } from '../testing/te
  * `X-Forwarded-For` entry, a new one per request, and the proxy appended the real address. Every limit
  * keyed by address must see the appended one. (The server sees the test's loopback socket as the proxy.)
  */
-const logLines: string[] = [];
-const logSink = new Writable({
-  write(chunk, _encoding, done) {
-    logLines.push(String(chunk));
-    done();
-  },
-});
+const { logger, lines: logLines } = capturedLog();
 
 let server: TestServer;
 let counter = 0;
@@ -26,7 +19,7 @@ const forged = (realAddress: string) => ({
 
 beforeAll(async () => {
   server = await startTestServer({
-    logger: createLogger('info', logSink),
+    logger,
     env: {
       TRUST_PROXY: 'true',
       LOGIN_MAX_FAILURES: '5',

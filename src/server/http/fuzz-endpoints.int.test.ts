@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as sharedApi from '../../shared/api/account';
@@ -16,7 +15,7 @@ import * as transferApi from '../../shared/api/transfer';
 import * as backupsApi from '../../shared/api/vault';
 import * as insightsApi from '../../shared/api/visualizations';
 import { createApp, MAX_JSON_BODY } from '../app';
-import { createLogger } from '../logger';
+import { capturedLog } from '../testing/captured-log';
 import { startTestServer, type TestClient, type TestServer } from '../testing/test-server';
 
 /**
@@ -28,20 +27,14 @@ import { startTestServer, type TestClient, type TestServer } from '../testing/te
  */
 const MARK = 'FUZZMARK';
 
-const logLines: string[] = [];
-const logSink = new Writable({
-  write(chunk, _encoding, done) {
-    logLines.push(String(chunk));
-    done();
-  },
-});
+const { logger, lines: logLines } = capturedLog();
 
 let server: TestServer;
 let signedIn: TestClient;
 let routes: { method: string; path: string }[];
 
 beforeAll(async () => {
-  server = await startTestServer({ logger: createLogger('info', logSink) });
+  server = await startTestServer({ logger });
   signedIn = server.newClient();
   const username = `fuzz${Date.now().toString(36)}`;
   const registered = await signedIn.post('/api/auth/register', {
