@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { forwardedProtocol, type ProxyTrust, parseProxyTrust, resolveClient } from './client-address';
@@ -23,6 +25,7 @@ describe('TRUST_PROXY', () => {
     ['10.0.0.1,,10.0.0.2', /"" is not an IP address/],
     ['010.0.0.1', /"010\.0\.0\.1" is not an IP address/],
     ['fd00::/129', /is not an IP address/],
+    ['::1.2.3.4', /"::1\.2\.3\.4" is not an IP address/],
     ['17', /17 proxies is more than a chain has/],
   ])('stops at start-up with one line for %j', (value, expected) => {
     expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(expected);
@@ -88,12 +91,33 @@ describe('the client address', () => {
     expect(client('true', '10.0.0.2', '203.0.113.7:4711')).toMatchObject({ address: '10.0.0.2' });
     expect(client('true', '10.0.0.2', '[::1]')).toMatchObject({ address: '10.0.0.2' });
     expect(client('true', '10.0.0.2', '010.0.0.1')).toMatchObject({ address: '10.0.0.2' });
+    // IPv6 with an IPv4 tail: an address to Node, not to the library that compares proxy ranges.
+    expect(client('true', '10.0.0.2', '::1.2.3.4')).toMatchObject({ address: '10.0.0.2' });
+    expect(client('true', '10.0.0.2', '64:ff9b::192.0.2.33')).toMatchObject({ address: '10.0.0.2' });
     expect(client('3', '10.0.0.2', '6.6.6.6, <script>, 203.0.113.7')).toMatchObject({
       address: '203.0.113.7',
       trustedHops: 2,
     });
     expect(client('true', '10.0.0.2', ' , ,203.0.113.7,  ')).toMatchObject({ address: '203.0.113.7' });
     expect(client('true', '10.0.0.2', `${'9.'.repeat(5000)}`).address).toBe('10.0.0.2');
+    // Whatever the header holds, the client is an address: the proxy's, or one the header names.
+    const entry = fc.oneof(fc.ipV4(), fc.ipV6(), fc.ipV4Extended(), fc.string({ maxLength: 40 }));
+    fc.assert(
+      fc.property(
+        fc.array(entry, { maxLength: 6 }),
+        fc.constantFrom('true', '3', '10.0.0.0/8'),
+        (entries, setting) => {
+          const found = client(setting, '10.0.0.2', entries.join(', '));
+          const named = entries.map((text) => text.trim()).filter((text) => isIP(text) !== 0);
+          expect(isIP(found.address)).not.toBe(0);
+          expect(
+            found.address === '10.0.0.2' ||
+              named.some((text) => client('false', text).address === found.address),
+          ).toBe(true);
+        },
+      ),
+      { seed: 20, numRuns: 500 },
+    );
     // No socket address at all (app.request in tests): one shared key, never a value the client chose.
     expect(resolveClient(trust('true'), undefined, '203.0.113.7').address).toBe('unknown');
   });

@@ -56,10 +56,16 @@ function hops(count: number): ProxyTrust {
   };
 }
 
+/**
+ * An IP address as both Node (strict: no octal, no port) and ipaddr.js (what proxy-addr compares with)
+ * read it; IPv6 with an IPv4 tail (`::1.2.3.4`) is valid to Node only, so it is not one here.
+ */
+const isAddress = (text: string) => isIP(text) !== 0 && ipaddr.isValid(text.split('%')[0] ?? '');
+
 function isProxyEntry(entry: string): boolean {
   if (RANGE_NAMES.has(entry)) return true;
   const [address = '', prefix, ...rest] = entry.split('/');
-  const family = isIP(address);
+  const family = isAddress(address) ? isIP(address) : 0;
   if (family === 0 || rest.length > 0) return false;
   if (prefix === undefined) return true;
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
@@ -90,17 +96,17 @@ export function resolveClient(
   socketAddress: string | undefined,
   forwardedFor: string | undefined,
 ): Client {
-  const peer = socketAddress && isIP(socketAddress) ? socketAddress : undefined;
+  const peer = socketAddress && isAddress(socketAddress) ? socketAddress : undefined;
   if (!peer) return { address: 'unknown', network: 'unknown', trustedHops: 0 };
   if (!trust) return clientAt(peer, 0);
-  const trusted = (address: string, hop: number) => isIP(address) !== 0 && trust.trusts(address, hop);
+  const trusted = (address: string, hop: number) => isAddress(address) && trust.trusts(address, hop);
   const request = { headers: { 'x-forwarded-for': forwardedFor ?? '' }, socket: { remoteAddress: peer } };
   // The peer, then each trusted proxy's entry, ending at the first address that is not one (or the left end).
   const chain = proxyAddr.all(request as unknown as Parameters<typeof proxyAddr.all>[0], trusted);
   const last = chain.length - 1;
   const lastAddress = chain[last] as string;
   const trustedHops = trusted(lastAddress, last) ? chain.length : last;
-  return clientAt(isIP(lastAddress) !== 0 ? lastAddress : (chain[last - 1] as string), trustedHops);
+  return clientAt(isAddress(lastAddress) ? lastAddress : (chain[last - 1] as string), trustedHops);
 }
 
 function clientAt(address: string, trustedHops: number): Client {
