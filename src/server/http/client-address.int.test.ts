@@ -139,7 +139,14 @@ describe('the client address behind one trusted proxy', () => {
 
   it('answers a header full of junk as usual and counts it against the proxy that passed it on', async () => {
     const client = server.newClient();
-    const junk = ['garbage', '203.0.113.9:8080', '[2001:db8::1]', '::1.2.3.4', 'unknown', `${'1.'.repeat(3000)}`];
+    const junk = [
+      'garbage',
+      '203.0.113.9:8080',
+      '[2001:db8::1]',
+      '::1.2.3.4',
+      'unknown',
+      `${'1.'.repeat(3000)}`,
+    ];
     for (const entry of junk) {
       const status = await client.send('GET', '/api/auth/status', undefined, {
         headers: { 'x-forwarded-for': `198.51.100.1, ${entry}` },
