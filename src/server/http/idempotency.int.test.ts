@@ -443,7 +443,7 @@ describe('refusals', () => {
     const otherBody = await send({ url: '/api/links', body: { name: 'Other' }, count: own(shareLinks) }, key);
     expect(otherBody.status).toBe(422);
     expect(message(otherBody)).toBe(
-      'This Idempotency-Key was already used for another request (POST /api/links with other content). ' +
+      'This Idempotency-Key was already used for a different request (the first was POST /api/links). ' +
         'Send a new key for a new request.',
     );
     const otherPath = await send(
@@ -451,6 +451,7 @@ describe('refusals', () => {
       key,
     );
     expect(otherPath.status).toBe(422);
+    expect(message(otherPath)).toMatch(/\(the first was POST \/api\/links\)/);
     expect(await own(shareLinks)()).toBe(before);
   });
 

@@ -67,8 +67,8 @@ export function idempotency(deps: { db: Database; logger: Logger }): MiddlewareH
     if (claim.kind === 'mismatch')
       throw new ApiError(
         422,
-        `This ${IDEMPOTENCY_KEY_HEADER} was already used for another request (${claim.request} with other ` +
-          'content). Send a new key for a new request.',
+        `This ${IDEMPOTENCY_KEY_HEADER} was already used for a different request (the first was ` +
+          `${claim.request}). Send a new key for a new request.`,
       );
     if (claim.kind === 'running')
       throw new ApiError(
