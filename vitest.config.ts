@@ -13,6 +13,9 @@ const INTEGRATION = ['src/**/*.int.test.ts', 'scripts/**/*.int.test.ts'];
 const TEMPLATE = 'src/server/testing/pglite-template.ts';
 const SERVER_BUNDLE = 'src/server/testing/server-bundle.ts';
 const PROCESS = ['src/**/*.process.test.ts', 'scripts/**/*.process.test.ts'];
+// `.ci/run` asks each tier for a JSON report (CROSSFADE_TEST_REPORT names the file) beside the usual
+// output, for its check that every test ran in some tier (scripts/check-tiers.ts).
+const REPORT = process.env.CROSSFADE_TEST_REPORT;
 
 /**
  * Process-tier files first: they are the longest and spend most of their time waiting on child processes
@@ -37,6 +40,7 @@ export default defineConfig({
     // file ran after the other. Most database and process tests wait on I/O, so four share two cores well.
     maxWorkers: Math.min(8, Math.max(4, availableParallelism())),
     sequence: { sequencer: ProcessTierFirst },
+    ...(REPORT ? { reporters: ['default', 'json'], outputFile: { json: REPORT } } : {}),
     projects: [
       {
         extends: true,

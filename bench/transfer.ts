@@ -39,6 +39,31 @@ const ONLY_FROM = process.env.BENCH_FROM;
 /** A benchmark waits as long as the work takes; this only stops a run that is stuck. */
 const BENCH_TIMEOUT_MS = 60 * 60_000;
 
+/** What a poll may lose on a loaded machine and ask again: the connection, never an answer. */
+const LOST_CONNECTION = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET']);
+/** Polls lost in a row before the run fails. */
+const MAX_LOST_POLLS = 5;
+
+/**
+ * One poll of the API (`GET path`, answered 200): asked again after a lost connection, at most
+ * MAX_LOST_POLLS times in a row; any other error, or an answer other than 200, fails the run at once.
+ */
+async function poll<T>(client: TestClient, path: string): Promise<T> {
+  for (let lost = 1; ; lost++) {
+    try {
+      const answer = await client.get(path);
+      if (answer.status !== 200)
+        throw new Error(`GET ${path} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+      return answer.body as T;
+    } catch (error) {
+      const code = (error as { cause?: { code?: string } }).cause?.code ?? '';
+      if (!LOST_CONNECTION.has(code) || lost >= MAX_LOST_POLLS) throw error;
+      console.warn(`GET ${path} lost its connection (${code}), asking again (${lost} of ${MAX_LOST_POLLS})`);
+      await new Promise((resolve) => setTimeout(resolve, 200 * lost));
+    }
+  }
+}
+
 const counts = new Map<string, number>();
 let counting = false;
 const endpointOf = (method: string, path: string, query: string | undefined) => {
@@ -144,11 +169,10 @@ async function runDirection(
   // Watch the job, as the wizard does (its progress events), and read the match once it is done: the
   // match view carries every row stored so far, and fetching megabytes ten times a second would slow the
   // very work being measured.
-  // A poll that loses its connection on a loaded machine is asked again; it is not the work measured.
+  // A poll that loses its connection on a loaded machine is asked again (`poll`); it is not the work measured.
   await waitUntil(
-    async () =>
-      (await client.get(`/api/jobs/${match.jobId}`).catch(() => undefined))?.body as JobView | undefined,
-    (job) => job !== undefined && ['succeeded', 'failed', 'cancelled'].includes(job.status),
+    () => poll<JobView>(client, `/api/jobs/${match.jobId}`),
+    (job) => ['succeeded', 'failed', 'cancelled'].includes(job.status),
     BENCH_TIMEOUT_MS,
     // A fixed pause: the time measured must not depend on a growing poll interval.
     100,
@@ -165,17 +189,13 @@ async function runDirection(
     })
   ).body as TransferResult;
   const finished = await waitUntil(
-    async () =>
-      (await client.get(`/api/transfers/${transfer.transferId}`).catch(() => undefined))?.body as
-        | TransferResult
-        | undefined,
-    (current) => current?.status === 'succeeded' || current?.status === 'failed',
+    () => poll<TransferResult>(client, `/api/transfers/${transfer.transferId}`),
+    (current) => current.status === 'succeeded' || current.status === 'failed',
     BENCH_TIMEOUT_MS,
     // A fixed pause: the time measured must not depend on a growing poll interval.
     100,
     100,
   );
-  if (!finished) throw new Error('the transfer never answered');
   const elapsed = (performance.now() - started) / 1000;
   counting = false;
 

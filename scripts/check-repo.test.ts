@@ -27,6 +27,12 @@ describe('the repository check', () => {
     expect(findProblems('src/server/auth/sessions.ts', inside)).toEqual([]);
   });
 
+  it('lets CI’s script, and it alone, hand the folder beside the clone to the tests', () => {
+    const line = `ARCHIVE="$PWD/../../${'shared'}/data/tracks.csv"`;
+    expect(findProblems('.ci/run', line)).toEqual([]);
+    expect(findProblems('scripts/e2e-server.mjs', line)).toHaveLength(1);
+  });
+
   it('leaves URLs and relative paths alone', () => {
     const fine = [
       `fetch('https://example.com/${'home'}/feed')`,

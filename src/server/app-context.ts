@@ -3,6 +3,7 @@ import type { AiEngine } from './ai/engine';
 import type { Config } from './config';
 import type { ProviderRuntime } from './connections/provider-runtime';
 import type { Database } from './db/client';
+import type { ClientVariables } from './http/client-address';
 import type { Logger } from './logger';
 import type { Encryptor } from './security/encryption';
 
@@ -20,13 +21,15 @@ export interface AppDeps {
   jobs: { poke(): void };
 }
 
-/** Per-request values set by middleware (see http/session-middleware.ts and http/csrf.ts). */
+/**
+ * Per-request values set by middleware: the client (http/client-address.ts, on every request) and the
+ * session and CSRF token (http/request-context.ts, on /api).
+ */
 export interface AppEnv {
-  Variables: {
+  Variables: ClientVariables & {
     user: SessionUser | null;
     sessionToken: string | null;
     /** The browser's CSRF token; groups one browser's analytics events (never a rate-limit key). */
     csrfToken: string;
-    clientAddress: string;
   };
 }

@@ -5,11 +5,15 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { routePath } from 'hono/route';
 import { isAppPage } from '../shared/app-pages';
+import { IDEMPOTENT_CREATES } from '../shared/idempotency';
 import type { AppDeps, AppEnv } from './app-context';
+import { clientAddressMiddleware } from './http/client-address';
 import { ApiError, renderError } from './http/errors';
+import { idempotency } from './http/idempotency';
 import { redactPath } from './http/log-redaction';
 import { requestContext } from './http/request-context';
 import { securityHeaders } from './http/security-headers';
+import { MAX_IMPORT_BYTES } from './import/csv-playlist';
 import { requestLineLogger } from './logger';
 import { apiRoutes } from './routes/api-routes';
 
@@ -29,6 +33,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   const requestLog = requestLineLogger(logger);
   const app = new Hono<AppEnv>();
 
+  // Who the client is, first: the request log, every limit and the sandbox's limits use it.
+  app.use('*', clientAddressMiddleware(deps.config.TRUST_PROXY));
   app.use('*', async (c, next) => {
     const started = performance.now();
     await next();
@@ -40,6 +46,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
         path: c.req.path.startsWith('/api/') ? routePath(c) : redactPath(c.req.path),
         status: c.res.status,
         ms: Math.round(performance.now() - started),
+        address: c.get('clientAddress'),
       },
       'request',
     );
@@ -48,22 +55,30 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.onError((error, c) => renderError(error, c, logger));
 
   const api = new Hono<AppEnv>();
-  // File uploads (/api/import/*) set their own, larger limit.
+  // Every body is read through its limit, whoever reads it first (a route, or the idempotency check).
   const jsonLimit = bodyLimit({
     maxSize: MAX_JSON_BODY,
     onError: () => {
       throw new ApiError(413, 'The request is too large (2 MB at most).');
     },
   });
+  const fileLimit = bodyLimit({
+    maxSize: MAX_IMPORT_BYTES,
+    onError: () => {
+      throw new ApiError(413, 'The file is too large (5 MB at most).');
+    },
+  });
   // GET and HEAD carry no body; asking for one would build a full Request object for nothing.
-  api.use('*', (c, next) =>
-    c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.path.startsWith('/api/import/')
-      ? next()
-      : jsonLimit(c, next),
-  );
+  api.use('*', (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    return c.req.path.startsWith('/api/import/') ? fileLimit(c, next) : jsonLimit(c, next);
+  });
   for (const mount of apiRoutes.filter((route) => route.beforeSession))
     api.route(mount.path, mount.routes(deps));
   api.use('*', requestContext(deps));
+  // Creates run once per Idempotency-Key (decision 0023): checked after the session, before the route.
+  const onceByKey = idempotency(deps);
+  for (const path of IDEMPOTENT_CREATES) api.post(path.replace(/^\/api/, ''), onceByKey);
   for (const mount of apiRoutes.filter((route) => !route.beforeSession))
     api.route(mount.path, mount.routes(deps));
   api.all('*', (c) => c.json({ message: `No API route for ${c.req.method} ${c.req.path}.` }, 404));

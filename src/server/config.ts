@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseSandboxFaults } from '../sandbox/faults';
+import { parseProxyTrust } from './http/client-address';
 
 /**
  * Every setting Crossfade reads, parsed once at start-up. A bad value stops the process with one line
@@ -15,11 +16,19 @@ const optionalText = z
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
 
-const booleanFlag = (fallback: boolean) =>
+/** A setting read by its own parser, whose error message becomes the start-up line. */
+const parsedWith = <T>(parse: (text: string | undefined) => T) =>
   z
-    .enum(['true', 'false', '1', '0', 'yes', 'no'])
-    .default(fallback ? 'true' : 'false')
-    .transform((value) => ['true', '1', 'yes'].includes(value));
+    .string()
+    .optional()
+    .transform((text, context) => {
+      try {
+        return parse(text);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    });
 
 export const settingsSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
@@ -57,8 +66,12 @@ export const settingsSchema = z.object({
   ONBOARDING_REPLIES_PER_MINUTE: z.coerce.number().int().min(0).default(30),
   /** Region-lock tracks checked per account per day on the free plan; Pro and Vault+ get ten times as many. */
   REGION_LOCK_TRACKS_PER_DAY: z.coerce.number().int().min(0).default(500),
-  /** Honour X-Forwarded-For / X-Forwarded-Proto from a reverse proxy in front of Crossfade. */
-  TRUST_PROXY: booleanFlag(false),
+  /**
+   * Which reverse proxies in front of Crossfade to believe about the client (X-Forwarded-For) and its
+   * scheme (X-Forwarded-Proto): `true` one, a number that many, or a comma list of addresses and CIDR
+   * ranges (http/client-address.ts, decision 0023). Null: none, the socket's peer is the client.
+   */
+  TRUST_PROXY: parsedWith(parseProxyTrust),
 
   SPOTIFY_CLIENT_ID: optionalText,
   /**
@@ -94,17 +107,7 @@ export const settingsSchema = z.object({
    */
   SANDBOX_URL: optionalText.pipe(z.url().optional()),
   /** Faults on demand for the emulators (write lag, 5xx, timeouts); see README and sandbox/faults.ts. */
-  SANDBOX_FAULTS: z
-    .string()
-    .optional()
-    .transform((text, context) => {
-      try {
-        return parseSandboxFaults(text);
-      } catch (error) {
-        context.addIssue({ code: 'custom', message: (error as Error).message });
-        return z.NEVER;
-      }
-    }),
+  SANDBOX_FAULTS: parsedWith(parseSandboxFaults),
 
   ANTHROPIC_API_KEY: optionalText,
   ANTHROPIC_BASE_URL: optionalText.pipe(z.url().optional()),

@@ -37,7 +37,14 @@ async function main() {
     if (jobRunner) stopBackupScheduler = startBackupScheduler(deps);
     if (jobRunner) stopSyncScheduler = startSyncScheduler(deps);
     logger.info(
-      { url: config.publicUrl, database: database.kind, sandbox: config.sandbox, port: info.port },
+      {
+        url: config.publicUrl,
+        database: database.kind,
+        sandbox: config.sandbox,
+        port: info.port,
+        // Whose word on the client's address is taken (TRUST_PROXY): a wrong value is a hole in every limit.
+        trustedProxies: config.TRUST_PROXY?.description ?? 'none',
+      },
       `Crossfade is running at ${config.publicUrl}`,
     );
   });

@@ -6,8 +6,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CatalogFileError, loadCatalog, loadCatalogFile } from './load-file';
 import type { Catalog } from './types';
 
-// The real 63k-row archive is not part of the repository: these checks run only when
-// CROSSFADE_ARCHIVE_CSV names it (as the benchmarks do); the small fixtures below always run.
+// The real 63k-row archive is not part of the repository: these checks run when CROSSFADE_ARCHIVE_CSV
+// names it, as `.ci/run` does for `npm test` (and as the benchmarks read it); elsewhere they are skipped,
+// and CI's tier check (scripts/check-tiers.ts) fails a run in which no tier ran them. A name that points
+// at no file fails them. The small fixtures below always run.
 const ARCHIVE = process.env.CROSSFADE_ARCHIVE_CSV ?? '';
 const HEADER =
   'track_id,title,artists,artist_ids,album,album_id,duration_s,duration_text,script,n_playlists,playlists,first_added';
@@ -54,13 +56,13 @@ function loadError(path: string): CatalogFileError {
   throw new Error('expected the load to fail');
 }
 
-const hasArchive = ARCHIVE !== '' && existsSync(ARCHIVE);
-describe.skipIf(!hasArchive)('loading the real archive CSV', () => {
+describe.skipIf(ARCHIVE === '')('loading the real archive CSV', () => {
   // The body of a skipped describe is still collected, so the file is read in beforeAll.
   let catalog: Catalog;
   let rows: Record<string, string>[];
   let bySpotifyId: Map<string | undefined, Catalog['tracks'][number]>;
   beforeAll(() => {
+    if (!existsSync(ARCHIVE)) throw new Error(`CROSSFADE_ARCHIVE_CSV names no file: ${ARCHIVE}`);
     catalog = loadCatalogFile(ARCHIVE);
     rows = parse(readFileSync(ARCHIVE), { columns: true, bom: true }) as Record<string, string>[];
     bySpotifyId = new Map(catalog.tracks.map((track) => [track.spotify?.id, track]));

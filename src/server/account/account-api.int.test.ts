@@ -9,6 +9,7 @@ import {
   analyticsEvents,
   backupSnapshots,
   batches,
+  idempotencyKeys,
   importedPlaylists,
   jobs,
   matchRows,
@@ -207,6 +208,7 @@ async function rowsOwnedBy(userId: string, ids: { matchSets: string[]; links: st
       ids.links.length ? inArray(shareLinkSignups.linkId, ids.links) : none,
     ),
     outbox_messages: await countWhere(outboxMessages, eq(outboxMessages.senderId, userId)),
+    idempotency_keys: await countWhere(idempotencyKeys, eq(idempotencyKeys.userId, userId)),
   };
 }
 
@@ -360,6 +362,8 @@ async function fillEverything(client: TestClient, userId: string, username: stri
   await db
     .insert(outboxMessages)
     .values({ senderId: userId, recipient: 'friend@example.com', subject: 's', body: 'b' });
+  // A create sent with an Idempotency-Key keeps its answer for a day.
+  await db.insert(idempotencyKeys).values({ userId, key: 'k', fingerprint: 'f', request: 'POST /api/links' });
   return { matchSets: [set.id], links: [link.id] };
 }
 

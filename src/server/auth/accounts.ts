@@ -1,13 +1,17 @@
-import { eq, sql } from 'drizzle-orm';
 import type { LoginRequest, RegisterRequest, SessionUser } from '../../shared/api/auth';
 import type { ServiceId } from '../../shared/services';
 import type { AppDeps } from '../app-context';
 import type { Database } from '../db/client';
 import { readCacheOf } from '../db/read-cache';
-import { providerConnections, users } from '../db/schema';
 import { conflict, unauthorized } from '../domain-errors';
 import { createMailer } from '../mail/mailer';
 import { enforceRateLimit, HOUR_MS, takeRateLimit, tooManyRequests } from '../security/rate-limit';
+import {
+  connectedServiceRows,
+  findAccountByUsername,
+  findAccountTaking,
+  insertAccount,
+} from './account-store';
 import { clearFailures, recordFailure, retryAfterSeconds } from './login-throttle';
 import { hashPassword, timingSafeDummyHash, verifyPassword } from './passwords';
 
@@ -51,25 +55,14 @@ export function createAccounts(deps: AppDeps) {
   return {
     async register(input: RegisterRequest, clientAddress: string): Promise<SessionUser> {
       await enforceRateLimit(db, signups, clientAddress);
-      const [taken] = await db
-        .select({ username: users.username, email: users.email })
-        .from(users)
-        .where(
-          sql`lower(${users.username}) = lower(${input.username}) or lower(${users.email}) = lower(${input.email})`,
-        )
-        .limit(1);
+      const taken = await findAccountTaking(db, input.username, input.email);
       if (taken)
         throw conflictFor(
           taken.username.toLowerCase() === input.username.toLowerCase() ? 'username' : 'email',
         );
       const passwordHash = await hashPassword(input.password);
       try {
-        const [row] = await db
-          .insert(users)
-          .values({ username: input.username, email: input.email, passwordHash })
-          .returning({ id: users.id, username: users.username, email: users.email, plan: users.plan });
-        if (!row) throw new Error('insert returned no row');
-        return row;
+        return await insertAccount(db, { username: input.username, email: input.email, passwordHash });
       } catch (error) {
         // Two registrations racing for one name: the unique index decides, the loser gets the same 409.
         const constraint = uniqueViolation(error);
@@ -82,11 +75,7 @@ export function createAccounts(deps: AppDeps) {
       const usernameKey = input.username.toLowerCase();
       const wait = await retryAfterSeconds(db, usernameKey, clientAddress, throttle);
       if (wait !== null) throw tooManyRequests('Too many failed sign-in attempts.', wait);
-      const [row] = await db
-        .select()
-        .from(users)
-        .where(sql`lower(${users.username}) = ${usernameKey}`)
-        .limit(1);
+      const row = await findAccountByUsername(db, usernameKey);
       const valid = await verifyPassword(row?.passwordHash ?? (await timingSafeDummyHash()), input.password);
       if (!row || !valid) {
         const failures = await recordFailure(db, usernameKey, clientAddress, throttle);
@@ -110,11 +99,7 @@ export async function connectedServices(db: Database, userId: string): Promise<S
   const cached = cache?.connected(userId);
   if (cached) return cached;
   const readAt = cache?.generation ?? 0;
-  const rows = await db
-    .select({ service: providerConnections.service })
-    .from(providerConnections)
-    .where(eq(providerConnections.userId, userId));
-  const services = rows.map((row) => row.service);
+  const services = await connectedServiceRows(db, userId);
   cache?.storeConnected(userId, services, readAt);
   return services;
 }

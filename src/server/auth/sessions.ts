@@ -1,9 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, lt } from 'drizzle-orm';
 import type { SessionUser } from '../../shared/api/auth';
 import type { Database } from '../db/client';
 import { readCacheOf } from '../db/read-cache';
-import { sessions, users } from '../db/schema';
+import { deleteExpiredSessionsOf, deleteSession, findLiveSession, insertSession } from './session-store';
 
 /**
  * Server-side sessions behind an opaque random cookie token. Only the token's SHA-256 is stored, a new
@@ -14,9 +13,9 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 export async function createSession(db: Database, userId: string, ttlDays: number) {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + ttlDays * 24 * 60 * 60 * 1000);
-  await db.insert(sessions).values({ tokenHash: hashToken(token), userId, expiresAt });
+  await insertSession(db, { tokenHash: hashToken(token), userId, expiresAt });
   // Expired sessions of this person are useless; clearing them here keeps the table small without a sweeper.
-  await db.delete(sessions).where(and(eq(sessions.userId, userId), lt(sessions.expiresAt, new Date())));
+  await deleteExpiredSessionsOf(db, userId, new Date());
   return { token, expiresAt };
 }
 
@@ -27,18 +26,7 @@ export async function findSessionUser(db: Database, token: string): Promise<Sess
   const cached = cache?.session(tokenHash);
   if (cached) return { ...cached };
   const readAt = cache?.generation ?? 0;
-  const [row] = await db
-    .select({
-      id: users.id,
-      username: users.username,
-      email: users.email,
-      plan: users.plan,
-      expiresAt: sessions.expiresAt,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, new Date())))
-    .limit(1);
+  const row = await findLiveSession(db, tokenHash, new Date());
   if (!row) return null;
   const { expiresAt, ...user } = row;
   cache?.storeSession(tokenHash, user, expiresAt, readAt);
@@ -46,7 +34,7 @@ export async function findSessionUser(db: Database, token: string): Promise<Sess
 }
 
 export async function revokeSession(db: Database, token: string) {
-  await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+  await deleteSession(db, hashToken(token));
   // Also cleared when the statement was issued; again now that it is done, for reads that raced it.
   readCacheOf(db)?.clear();
 }

@@ -572,3 +572,32 @@ export const syncRuns = pgTable(
     uniqueIndex('sync_runs_one_active').on(table.syncId).where(sql`${table.status} in ('queued', 'running')`),
   ],
 );
+
+/**
+ * Idempotency keys (http/idempotency.ts, decision 0023): the first answer to a create request a person
+ * sent with an `Idempotency-Key`, answered again to every repeat of that request for 24 hours. While the
+ * first copy runs `responseStatus` is null and `leaseUntil` (renewed as it runs) keeps repeats out; a
+ * copy whose process died lets go when its lease runs out.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    /** SHA-256 of the method, path, query and body: the same key with another request is refused. */
+    fingerprint: text('fingerprint').notNull(),
+    /** Method and path of the first request, named when the key comes back with another one. */
+    request: text('request').notNull(),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    responseStatus: integer('response_status'),
+    responseHeaders: jsonb('response_headers').$type<Record<string, string>>(),
+    responseBody: bytea('response_body'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.key] }),
+    index('idempotency_keys_created_idx').on(table.createdAt),
+  ],
+);

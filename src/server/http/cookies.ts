@@ -1,16 +1,19 @@
 import type { Context } from 'hono';
 import { setCookie } from 'hono/cookie';
 import type { CookieOptions } from 'hono/utils/cookie';
+import type { AppEnv } from '../app-context';
 import type { Config } from '../config';
 
-/** Secure when people reach Crossfade over HTTPS (directly, or through a trusted proxy). */
-export function isSecureRequest(c: Context, config: Config): boolean {
+type ClientContext = Context<AppEnv>;
+
+/** Secure when people reach Crossfade over HTTPS (directly, or through a trusted proxy: client-address.ts). */
+export function isSecureRequest(c: ClientContext, config: Config): boolean {
   if (config.publicUrl.startsWith('https://')) return true;
-  return config.TRUST_PROXY && c.req.header('x-forwarded-proto') === 'https';
+  return c.get('forwardedProtocol') === 'https';
 }
 
 export function setAppCookie(
-  c: Context,
+  c: ClientContext,
   config: Config,
   name: string,
   value: string,

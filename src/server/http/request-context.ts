@@ -1,5 +1,4 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import type { MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '../../shared/api/auth';
@@ -12,8 +11,8 @@ import { assertSafeRequestText } from './safe-request-text';
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Runs before every /api route: works out the client address, loads the signed-in user from the session
- * cookie, and enforces CSRF protection.
+ * Runs before every /api route: loads the signed-in user from the session cookie and enforces CSRF
+ * protection (the client's address is already known: client-address.ts).
  *
  * CSRF: double-submit token. Each browser gets a random `cf_csrf` cookie (readable by our page) and every
  * mutating request must echo it in the `x-csrf-token` header. Another site can make the browser send the
@@ -23,10 +22,6 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     assertSafeRequestText(c);
-    c.set(
-      'clientAddress',
-      clientAddress(c.req.raw.headers, deps.config.TRUST_PROXY, () => safeRemoteAddress(c)),
-    );
 
     let csrfToken = getCookie(c, CSRF_COOKIE);
     if (!csrfToken || !/^[A-Za-z0-9_-]{43}$/.test(csrfToken)) {
@@ -54,22 +49,6 @@ export function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
     c.set('user', sessionToken ? await findSessionUser(deps.db, sessionToken) : null);
     await next();
   };
-}
-
-function safeRemoteAddress(c: Parameters<typeof getConnInfo>[0]): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown'; // app.request() in tests has no socket
-  }
-}
-
-export function clientAddress(headers: Headers, trustProxy: boolean, socketAddress: () => string): string {
-  if (trustProxy) {
-    const forwarded = headers.get('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  return socketAddress();
 }
 
 function sameOrigin(origin: string, requestUrl: string, publicUrl: string): boolean {

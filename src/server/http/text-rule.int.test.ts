@@ -1,7 +1,6 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNSAFE_TEXT_MESSAGE } from '../../shared/text';
-import { createLogger } from '../logger';
+import { capturedLog } from '../testing/captured-log';
 import { startTestServer, type TestClient, type TestServer } from '../testing/test-server';
 
 /**
@@ -15,18 +14,12 @@ const NUL = `${MARK}\\u0000`;
 const LONE = `${MARK}\\ud800`;
 const ANY_ID = '00000000-0000-4000-8000-000000000000';
 
-const logLines: string[] = [];
+const { logger, lines: logLines } = capturedLog();
 let server: TestServer;
 let client: TestClient;
 
 beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(String(chunk));
-      done();
-    },
-  });
-  server = await startTestServer({ logger: createLogger('info', sink) });
+  server = await startTestServer({ logger });
   client = server.newClient();
   const registered = await client.post('/api/auth/register', {
     username: 'textrule',

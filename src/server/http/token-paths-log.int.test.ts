@@ -1,22 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../logger';
+import { capturedLog } from '../testing/captured-log';
 import { startTestServer, type TestServer } from '../testing/test-server';
 import { redactPath } from './log-redaction';
 
 /** Issue 10, point 7: paths that carry a token are logged with the token replaced. */
-const lines: string[] = [];
-const logSink = new Writable({
-  write(chunk, _encoding, done) {
-    lines.push(String(chunk));
-    done();
-  },
-});
+const { logger, lines } = capturedLog();
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ logger: createLogger('info', logSink) });
+  server = await startTestServer({ logger });
 });
 afterAll(async () => {
   await server.close();

@@ -28,13 +28,13 @@ export function authRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .post('/register', async (c) => {
       const input = await readJson(c, registerRequestSchema);
-      const user = await accounts.register(input, c.get('clientAddress'));
+      const user = await accounts.register(input, c.get('clientNetwork'));
       await startSession(c, user);
       return c.json({ user }, 201);
     })
     .post('/login', async (c) => {
       const input = await readJson(c, loginRequestSchema);
-      const user = await accounts.signIn(input, c.get('clientAddress'));
+      const user = await accounts.signIn(input, c.get('clientNetwork'));
       await startSession(c, user);
       return c.json({ user });
     })

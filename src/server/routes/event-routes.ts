@@ -23,7 +23,7 @@ export function eventRoutes({ db, config }: AppDeps) {
     await enforceRateLimit(
       db,
       events,
-      user ? `user:${user.id}` : `address:${c.get('clientAddress')}`,
+      user ? `user:${user.id}` : `address:${c.get('clientNetwork')}`,
       batch.events.length,
     );
     // Groups one browser's events in the stored data (not a limit key).

@@ -86,7 +86,7 @@ export function linkRoutes(deps: AppDeps) {
     .post('/public/links/:slug/signup', async (c) => {
       const { email } = await readJson(c, linkSignupRequestSchema);
       const link = await activeLink(c.req.param('slug'));
-      await enforceRateLimit(deps.db, signups, `${link.id} ${c.get('clientAddress')}`);
+      await enforceRateLimit(deps.db, signups, `${link.id} ${c.get('clientNetwork')}`);
       const added = await addSignup(deps.db, link.id, email);
       const answer: LinkSignupResponse = added
         ? { message: LINK_MESSAGES.signedUp, alreadySignedUp: false }

@@ -19,7 +19,7 @@ export function onboardingRoutes(deps: AppDeps) {
   };
   return new Hono<AppEnv>().post('/claude/onboarding-chat', async (c) => {
     const user = c.get('user');
-    await enforceRateLimit(deps.db, replies, user ? `user:${user.id}` : `address:${c.get('clientAddress')}`);
+    await enforceRateLimit(deps.db, replies, user ? `user:${user.id}` : `address:${c.get('clientNetwork')}`);
     const request = await readJson(c, onboardingChatRequestSchema);
     return c.json(await onboardingChatReply(deps, request));
   });

@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto';
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { rateLimitCounters } from '../db/schema';
 import { rateLimited } from '../domain-errors';
+import {
+  addUnits,
+  deleteExpiredCounters,
+  deleteKey,
+  type Slot,
+  slotsSince,
+  takeUnits,
+} from './rate-limit-store';
 
 /**
  * The one rate limiter (decision 0011). A limit allows `limit` units (requests, events, tracks) in any
@@ -12,7 +18,8 @@ import { rateLimited } from '../domain-errors';
  * (a fixed window let twice the limit through across its boundary). A take runs in one transaction that
  * first writes the key's anchor row: PostgreSQL holds that row's lock until the end, so the takes of one
  * key run one after another in every process and two can never both take the last unit; a refused take
- * writes no units. Keys are stored hashed (no addresses or e-mail addresses in the table).
+ * writes no units. Keys are stored hashed (no addresses or e-mail addresses in the table). The SQL is in
+ * rate-limit-store.ts.
  */
 export interface RateLimit {
   /** Names the limit; part of the counter's key. */
@@ -26,8 +33,6 @@ export interface RateLimit {
 
 /** Slots per window: a refusal may last up to a tenth of a window longer than an exact log would say. */
 const SLOTS_PER_WINDOW = 10;
-/** The anchor row's window start: its row lock serialises the takes of one key. */
-const ANCHOR = new Date(0);
 
 /** A wait in whole seconds, as Retry-After says it: at least 1. */
 const retrySeconds = (waitMs: number) => Math.max(1, Math.ceil(waitMs / 1000));
@@ -44,24 +49,22 @@ export async function takeRateLimit(
   if (cost > rule.limit) return retrySeconds(rule.windowMs);
   const slotMs = slotOf(rule);
   const slotStart = now - (now % slotMs);
-  const expiresAt = new Date(slotStart + slotMs + rule.windowMs);
-  const keyHash = hashKey(key);
-  const target = [rateLimitCounters.bucket, rateLimitCounters.keyHash, rateLimitCounters.windowStart];
-  const wait = await db.transaction(async (tx) => {
-    await tx
-      .insert(rateLimitCounters)
-      .values({ bucket: rule.bucket, keyHash, windowStart: ANCHOR, count: 0, expiresAt })
-      .onConflictDoUpdate({ target, set: { expiresAt } });
-    const slots = await slotsInWindow(tx, rule, keyHash, now);
-    const waitMs = waitForRoom(slots, rule, slotMs, cost, now);
-    if (waitMs !== null) return retrySeconds(waitMs);
-    await tx
-      .insert(rateLimitCounters)
-      .values({ bucket: rule.bucket, keyHash, windowStart: new Date(slotStart), count: cost, expiresAt })
-      .onConflictDoUpdate({ target, set: { count: sql`${rateLimitCounters.count} + ${cost}` } });
-    return null;
-  });
-  if (Math.random() < 0.02) await deleteExpired(db, now);
+  const wait = await takeUnits(
+    db,
+    {
+      bucket: rule.bucket,
+      keyHash: hashKey(key),
+      since: windowSince(rule, now),
+      slotStart: new Date(slotStart),
+      cost,
+      expiresAt: new Date(slotStart + slotMs + rule.windowMs),
+    },
+    (slots) => {
+      const waitMs = waitForRoom(slots, rule, slotMs, cost, now);
+      return waitMs === null ? null : retrySeconds(waitMs);
+    },
+  );
+  if (Math.random() < 0.02) await deleteExpiredCounters(db, new Date(now));
   return wait;
 }
 
@@ -77,8 +80,8 @@ export async function rateLimitWait(
   now = Date.now(),
 ): Promise<number | null> {
   if (rule.limit <= 0) return null;
-  const slotMs = slotOf(rule);
-  const waitMs = waitForRoom(await slotsInWindow(db, rule, hashKey(key), now), rule, slotMs, cost, now);
+  const slots = await slotsSince(db, { bucket: rule.bucket, keyHash: hashKey(key) }, windowSince(rule, now));
+  const waitMs = waitForRoom(slots, rule, slotOf(rule), cost, now);
   return waitMs === null ? null : retrySeconds(waitMs);
 }
 
@@ -92,51 +95,31 @@ export async function countUnits(
 ): Promise<number> {
   const slotMs = slotOf(rule);
   const slotStart = now - (now % slotMs);
-  const keyHash = hashKey(key);
-  await db
-    .insert(rateLimitCounters)
-    .values({
-      bucket: rule.bucket,
-      keyHash,
-      windowStart: new Date(slotStart),
-      count: cost,
-      expiresAt: new Date(slotStart + slotMs + rule.windowMs),
-    })
-    .onConflictDoUpdate({
-      target: [rateLimitCounters.bucket, rateLimitCounters.keyHash, rateLimitCounters.windowStart],
-      set: { count: sql`${rateLimitCounters.count} + ${cost}` },
-    });
-  if (Math.random() < 0.02) await deleteExpired(db, now);
-  return (await slotsInWindow(db, rule, keyHash, now)).reduce((sum, slot) => sum + slot.count, 0);
+  const counted = { bucket: rule.bucket, keyHash: hashKey(key) };
+  await addUnits(db, {
+    ...counted,
+    slotStart: new Date(slotStart),
+    cost,
+    expiresAt: new Date(slotStart + slotMs + rule.windowMs),
+  });
+  if (Math.random() < 0.02) await deleteExpiredCounters(db, new Date(now));
+  return (await slotsSince(db, counted, windowSince(rule, now))).reduce((sum, slot) => sum + slot.count, 0);
 }
 
 /** Forgets everything counted for one key of one limit. */
 export async function forgetKey(db: Database, bucket: string, key: string) {
-  await db
-    .delete(rateLimitCounters)
-    .where(and(eq(rateLimitCounters.bucket, bucket), eq(rateLimitCounters.keyHash, hashKey(key))));
+  await deleteKey(db, { bucket, keyHash: hashKey(key) });
 }
 
 const slotOf = (rule: RateLimit) => Math.max(1, Math.ceil(rule.windowMs / SLOTS_PER_WINDOW));
 
-/** Every slot of a key that overlaps (now - window, now], oldest first (never the anchor row). */
-function slotsInWindow(db: Database, rule: RateLimit, keyHash: string, now: number) {
-  return db
-    .select({ start: rateLimitCounters.windowStart, count: rateLimitCounters.count })
-    .from(rateLimitCounters)
-    .where(
-      and(
-        eq(rateLimitCounters.bucket, rule.bucket),
-        eq(rateLimitCounters.keyHash, keyHash),
-        gt(rateLimitCounters.windowStart, new Date(Math.max(0, now - rule.windowMs - slotOf(rule)))),
-      ),
-    )
-    .orderBy(rateLimitCounters.windowStart);
-}
+/** Slots starting after this overlap (now - window, now]: the ones a take counts (never the anchor row). */
+const windowSince = (rule: RateLimit, now: number) =>
+  new Date(Math.max(0, now - rule.windowMs - slotOf(rule)));
 
 /** Milliseconds until `cost` more units fit in the window, or null when they fit now. */
 function waitForRoom(
-  slots: { start: Date; count: number }[],
+  slots: Slot[],
   rule: RateLimit,
   slotMs: number,
   cost: number,
@@ -166,10 +149,6 @@ export function describeWait(seconds: number) {
   if (seconds < 90) return `${seconds} second${seconds === 1 ? '' : 's'}`;
   if (seconds < 90 * 60) return `${Math.ceil(seconds / 60)} minutes`;
   return `${Math.ceil(seconds / 3600)} hours`;
-}
-
-async function deleteExpired(db: Database, now: number) {
-  await db.delete(rateLimitCounters).where(lt(rateLimitCounters.expiresAt, new Date(now)));
 }
 
 /** How a key is stored (exported for tests that check what a deletion leaves). */

@@ -12,6 +12,9 @@ import {
 import { startTestServer, type TestServer } from './test-server';
 
 let server: TestServer;
+/** Bodies whose first request gets no answer / a "still running" 409. */
+const lostOnce = new Set<string>();
+const runningOnce = new Set<string>();
 
 beforeAll(async () => {
   server = await startTestServer((request, res) => {
@@ -29,6 +32,17 @@ beforeAll(async () => {
     } else if (request.url === '/empty-error') {
       res.writeHead(503, 'Service Unavailable');
       res.end();
+    } else if (request.url === '/api/recreate' && lostOnce.delete(request.body)) {
+      // The answer is lost on the way (a dropped connection): the client must ask again, with the same key.
+      res.socket?.destroy();
+    } else if (request.url === '/api/links' && runningOnce.delete(request.body)) {
+      res.writeHead(409, { 'content-type': 'application/json', 'retry-after': '1' });
+      res.end(JSON.stringify({ message: 'A request with this Idempotency-Key is still running.' }));
+    } else if (request.url === '/api/links' || request.url === '/api/recreate') {
+      setTimeout(() => {
+        res.writeHead(201, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ key: request.headers['idempotency-key'], body: request.body }));
+      }, 50);
     } else if (request.url === '/no-content') {
       res.writeHead(204);
       res.end();
@@ -107,5 +121,63 @@ describe('apiRequest', () => {
     expect(error).toBeInstanceOf(Error);
     expect(serverMessage(error)).toBeUndefined();
     expect(errorStatus(error)).toBeUndefined();
+  });
+});
+
+describe('creates', () => {
+  const created = z.object({ key: z.string(), body: z.string() });
+  const keysSent = (path: string) =>
+    server.requests
+      .filter((recorded) => recorded.url === path)
+      .map((recorded) => recorded.headers['idempotency-key']);
+
+  it('send a new Idempotency-Key with each create call, and none with other requests', async () => {
+    const first = await request(created, 'POST', `${server.origin}/api/links`, { name: 'a' });
+    const second = await request(created, 'POST', `${server.origin}/api/links`, { name: 'a' });
+    expect(first.key).toMatch(/^[0-9a-f]{32}$/);
+    expect(second.key).toMatch(/^[0-9a-f]{32}$/);
+    expect(second.key).not.toBe(first.key);
+    await apiRequest('POST', `${server.origin}/ok`, { a: 1 });
+    expect(server.requests.at(-1)?.headers['idempotency-key']).toBeUndefined();
+  });
+
+  it('ask again with the same key when the answer was lost', async () => {
+    lostOnce.add('{"name":"lost"}');
+    const answer = await request(created, 'POST', `${server.origin}/api/recreate`, { name: 'lost' });
+    const keys = keysSent('/api/recreate');
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    expect(answer.key).toBe(keys[0]);
+  });
+
+  it('wait for a first copy that is still running, then get its answer with the same key', async () => {
+    runningOnce.add('{"name":"running"}');
+    const answer = await request(created, 'POST', `${server.origin}/api/links`, { name: 'running' });
+    const keys = keysSent('/api/links');
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    expect(answer.body).toBe('{"name":"running"}');
+  });
+
+  it('go out once when the same create is asked for while it is on its way (a double click)', async () => {
+    const [one, two] = await Promise.all([
+      request(created, 'POST', `${server.origin}/api/links`, { name: 'twice' }),
+      request(created, 'POST', `${server.origin}/api/links`, { name: 'twice' }),
+    ]);
+    expect(keysSent('/api/links')).toHaveLength(1);
+    expect(two).toEqual(one);
+    // Another body is another create.
+    await Promise.all([
+      request(created, 'POST', `${server.origin}/api/links`, { name: 'x' }),
+      request(created, 'POST', `${server.origin}/api/links`, { name: 'y' }),
+    ]);
+    expect(keysSent('/api/links')).toHaveLength(3);
+  });
+
+  it('give up on a lost answer after three sends', async () => {
+    const error = await request(created, 'POST', 'http://127.0.0.1:1/api/links', { name: 'z' }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(TypeError);
   });
 });

@@ -133,13 +133,16 @@ export function GeoLockPanel() {
     setCreated(null);
   };
 
-  const toggle = (id: string, useAlternative: boolean) =>
+  const toggle = (id: string, useAlternative: boolean) => {
+    // Other choices make another playlist: the create button comes back.
+    setCreated(null);
     setChosen((previous) => {
       const next = new Set(previous);
       if (useAlternative) next.add(id);
       else next.delete(id);
       return next;
     });
+  };
 
   return (
     <Card>
@@ -194,8 +197,13 @@ export function GeoLockPanel() {
               </p>
             ) : null}
             <div className="flex flex-wrap gap-2">
-              <Button onClick={create} disabled={phase !== 'idle'}>
-                {phase === 'creating' ? 'Creating...' : 'Create Optimized Playlist'}
+              {/* Once made, these choices are in the library: another click would make a second copy. */}
+              <Button onClick={create} disabled={phase !== 'idle' || created !== null}>
+                {phase === 'creating'
+                  ? 'Creating...'
+                  : created
+                    ? 'Playlist created'
+                    : 'Create Optimized Playlist'}
               </Button>
               <Button variant="outline" onClick={reset} disabled={phase !== 'idle'}>
                 New Analysis
