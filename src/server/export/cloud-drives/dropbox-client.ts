@@ -114,6 +114,17 @@ export async function exchangeDropboxCode(
       scope: result.scope ?? DROPBOX_SCOPES.join(' '),
     };
   } catch (error) {
+    const said =
+      error instanceof DropboxResponseError
+        ? (error.error as { error?: unknown; error_description?: string })
+        : undefined;
+    if (typeof said?.error === 'string') {
+      throw new DriveFailure(
+        'dropbox',
+        'refused',
+        `Dropbox did not accept the sign-in (${said.error_description ?? said.error}). Please try connecting again.`,
+      );
+    }
     throw dropboxFailure(error);
   }
 }
