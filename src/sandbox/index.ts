@@ -134,6 +134,11 @@ function indexPage(options: SandboxOptions): string {
 <li>Sign-in page: <code>${SANDBOX_PATHS.apple}/authorize</code></li>
 </ul>
 <p>Demo library:</p><ul>${playlists(catalog.demoLibraries.apple)}</ul>
+<h2>Google Drive and Dropbox</h2>
+<ul>
+<li>Google: <code>${SANDBOX_PATHS.googleDrive}</code> (consent page <code>/o/oauth2/v2/auth</code>, Drive API <code>/drive/v3</code>, your files at <code>/drive/my-drive</code>)</li>
+<li>Dropbox: <code>${SANDBOX_PATHS.dropbox}</code> (<code>/www</code>, <code>/api</code> and <code>/content</code> hosts, your files at <code>/www/home</code>)</li>
+</ul>
 </body>
 </html>`;
 }
