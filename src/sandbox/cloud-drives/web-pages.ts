@@ -28,7 +28,7 @@ export function htmlPage(style: PageStyle, title: string, body: string): string 
   main { max-width: 46rem; margin: 2rem auto; padding: 0 1rem; }
   .card { background: #fff; border-radius: .75rem; padding: 1.5rem; box-shadow: 0 1px 4px rgb(0 0 0 / .12); }
   table { width: 100%; border-collapse: collapse; }
-  th, td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid #e0e0e0; overflow-wrap: anywhere; }
+  th, td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid #e0e0e0; overflow-wrap: break-word; }
   button { font: inherit; padding: .6rem 1.4rem; border-radius: .5rem; border: 1px solid #747775; background: #fff; cursor: pointer; }
   button.primary { background: ${style.accent}; border-color: ${style.accent}; color: #fff; }
   button:focus-visible, a:focus-visible { outline: 3px solid #0b57d0; outline-offset: 2px; }

@@ -89,7 +89,7 @@ export function addDropboxPages(
     const rows = items
       .map(
         (item) =>
-          `<tr><td><a href="${homePath(c, `/preview/${encodeURIComponent(item.id)}`)}">${escapeHtml(`/Apps/${appFolder(item.clientId)}${item.pathDisplay}`)}</a></td><td>${formatBytes(item.size)}</td><td>${escapeHtml(item.serverModified)}</td></tr>`,
+          `<tr><td><a href="${homePath(c, `/preview/${encodeURIComponent(item.id)}`)}">${escapeHtml(`/Apps/${appFolder(item.clientId)}${item.pathDisplay}`)}</a></td><td>${formatBytes(item.size)}</td><td>${escapeHtml(item.serverModified.slice(0, 16).replace('T', ' '))} UTC</td></tr>`,
       )
       .join('');
     const table = items.length

@@ -91,7 +91,7 @@ export function addDrivePages(
     const rows = shown
       .map(
         (item) =>
-          `<tr><td><a href="${pagePath(c, `/file/d/${item.id}/view`)}">${escapeHtml(item.name)}</a></td><td>${escapeHtml(item.parents.map((parent) => names.get(parent) ?? 'My Drive').join(', '))}</td><td>${formatBytes(item.size)}</td><td>${escapeHtml(item.createdTime)}</td></tr>`,
+          `<tr><td><a href="${pagePath(c, `/file/d/${item.id}/view`)}">${escapeHtml(item.name)}</a></td><td>${escapeHtml(item.parents.map((parent) => names.get(parent) ?? 'My Drive').join(', '))}</td><td>${formatBytes(item.size)}</td><td>${escapeHtml(item.createdTime.slice(0, 16).replace('T', ' '))} UTC</td></tr>`,
       )
       .join('');
     const { displayName } = googleAccount(account);
