@@ -9,6 +9,7 @@ import {
   analyticsEvents,
   backupSnapshots,
   batches,
+  cloudDriveConnections,
   importedPlaylists,
   jobs,
   matchRows,
@@ -207,6 +208,10 @@ async function rowsOwnedBy(userId: string, ids: { matchSets: string[]; links: st
       ids.links.length ? inArray(shareLinkSignups.linkId, ids.links) : none,
     ),
     outbox_messages: await countWhere(outboxMessages, eq(outboxMessages.senderId, userId)),
+    cloud_drive_connections: await countWhere(
+      cloudDriveConnections,
+      eq(cloudDriveConnections.userId, userId),
+    ),
   };
 }
 
@@ -251,6 +256,7 @@ async function fillEverything(client: TestClient, userId: string, username: stri
   const failed = await server.newClient().post('/api/auth/login', { username, password: 'not-the-password' });
   expect(failed.status).toBe(401);
   await db.insert(jobs).values({ kind: 'backup', userId, payload: { userId, trigger: 'manual' } });
+  await db.insert(cloudDriveConnections).values({ userId, drive: 'dropbox', encryptedTokens: 'v1.sealed' });
   const [set] = await db
     .insert(matchSets)
     .values({
