@@ -23,6 +23,9 @@ for (const name of [
   'APPLE_KEY_ID',
   'APPLE_PRIVATE_KEY',
   'ANTHROPIC_API_KEY',
+  'GOOGLE_CLIENT_ID',
+  'GOOGLE_CLIENT_SECRET',
+  'DROPBOX_CLIENT_ID',
 ]) {
   delete process.env[name];
 }

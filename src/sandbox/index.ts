@@ -3,7 +3,9 @@ import { Hono } from 'hono';
 import type { JWK } from 'jose';
 import { createAppleEmulator } from './apple/index';
 import type { Catalog } from './catalog/types';
+import { createDropboxEmulator } from './dropbox/index';
 import { createAddDropper, faultInjection, NO_FAULTS, type SandboxFaults } from './faults';
+import { createGoogleDriveEmulator } from './google-drive/index';
 import { createSpotifyEmulator } from './spotify/index';
 
 export interface SandboxOptions {
@@ -17,6 +19,10 @@ export interface SandboxOptions {
   /** `SANDBOX_FAULTS`: write lag and failures on demand; none by default. */
   faults?: SandboxFaults;
   appleDeveloperKeys: { teamId: string; keyId: string; publicKey: JWK }[];
+  /** Crossfade's origin (PUBLIC_URL): the cloud-drive emulators' sandbox clients redirect only there. */
+  appOrigin?: string;
+  /** Where browsers reach the sandbox, when not at the address the app calls (the app's own PUBLIC_URL). */
+  publicOrigin?: string;
 }
 
 /** Where the emulators live below the sandbox's origin; the app's provider base URLs point here. */
@@ -25,6 +31,8 @@ export const SANDBOX_PATHS = {
   spotifyAccounts: '/sandbox/spotify/accounts',
   spotifyApi: '/sandbox/spotify/api',
   apple: '/sandbox/apple',
+  googleDrive: '/sandbox/google-drive',
+  dropbox: '/sandbox/dropbox',
 } as const;
 
 /**
@@ -73,6 +81,14 @@ export function createSandboxParts(options: SandboxOptions): { app: Hono; appleR
   app.route(SANDBOX_PATHS.spotifyAccounts, spotify.accounts);
   app.route(SANDBOX_PATHS.spotifyApi, spotify.api);
   app.route(SANDBOX_PATHS.apple, apple.app);
+  const drive = (name: string) => ({
+    stateDir: stateDir ? join(stateDir, name) : undefined,
+    basePath: `/sandbox/${name}`,
+    ...(options.appOrigin ? { appOrigin: options.appOrigin } : {}),
+    ...(options.publicOrigin ? { publicBase: `${options.publicOrigin}/sandbox/${name}` } : {}),
+  });
+  app.route(SANDBOX_PATHS.googleDrive, createGoogleDriveEmulator(drive('google-drive')));
+  app.route(SANDBOX_PATHS.dropbox, createDropboxEmulator(drive('dropbox')));
   app.get(SANDBOX_PATHS.index, (c) => c.html(indexPage(options)));
   app.get(`${SANDBOX_PATHS.index}/`, (c) => c.redirect(SANDBOX_PATHS.index, 301));
 
@@ -118,6 +134,11 @@ function indexPage(options: SandboxOptions): string {
 <li>Sign-in page: <code>${SANDBOX_PATHS.apple}/authorize</code></li>
 </ul>
 <p>Demo library:</p><ul>${playlists(catalog.demoLibraries.apple)}</ul>
+<h2>Google Drive and Dropbox</h2>
+<ul>
+<li>Google: <code>${SANDBOX_PATHS.googleDrive}</code> (consent page <code>/o/oauth2/v2/auth</code>, Drive API <code>/drive/v3</code>, your files at <code>/drive/my-drive</code>)</li>
+<li>Dropbox: <code>${SANDBOX_PATHS.dropbox}</code> (<code>/www</code>, <code>/api</code> and <code>/content</code> hosts, your files at <code>/www/home</code>)</li>
+</ul>
 </body>
 </html>`;
 }

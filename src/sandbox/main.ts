@@ -36,6 +36,8 @@ const environment = z.object({
   SANDBOX_APPLE_PORT: z.coerce.number().int().min(0).max(65_535).default(3002),
   SPOTIFY_MODE: z.enum(['development', 'extended']).default('development'),
   DATA_DIR: z.string().default('./data'),
+  /** The app's address: the cloud-drive emulators' sandbox clients redirect only to its callbacks. */
+  PUBLIC_URL: z.url().default('http://127.0.0.1:3000'),
 });
 
 async function main(): Promise<void> {
@@ -64,6 +66,7 @@ async function main(): Promise<void> {
     spotifyMode: settings.SPOTIFY_MODE,
     latencyMs: settings.SANDBOX_LATENCY_MS,
     appleDeveloperKeys: [{ teamId: key.teamId, keyId: key.keyId, publicKey: key.publicKeyJwk }],
+    appOrigin: settings.PUBLIC_URL.replace(/\/$/, ''),
   });
   const server = serve(
     { fetch: app.fetch, hostname: settings.SANDBOX_HOST, port: settings.SANDBOX_PORT },
@@ -75,6 +78,8 @@ async function main(): Promise<void> {
         ['Spotify accounts', `${origin}${SANDBOX_PATHS.spotifyAccounts}`],
         ['Spotify API', `${origin}${SANDBOX_PATHS.spotifyApi}/v1`],
         ['Apple Music API', `${origin}${SANDBOX_PATHS.apple}/v1`],
+        ['Google Drive', `${origin}${SANDBOX_PATHS.googleDrive} (for ${settings.PUBLIC_URL})`],
+        ['Dropbox', `${origin}${SANDBOX_PATHS.dropbox} (for ${settings.PUBLIC_URL})`],
         [
           'Apple dev key',
           `team ${key.teamId}, key ${key.keyId} (${join(dataDir, 'sandbox', 'apple-dev-key.json')})`,

@@ -5,7 +5,7 @@ describe('loadConfig', () => {
   it('defaults to the loopback address people can register as a Spotify redirect URI, and sandbox mode', () => {
     const config = loadConfig({});
     expect(config.publicUrl).toBe('http://127.0.0.1:3000');
-    expect(config.sandbox).toEqual({ spotify: true, apple: true });
+    expect(config.sandbox).toEqual({ spotify: true, apple: true, googleDrive: true, dropbox: true });
     expect(config.DATABASE_URL).toBeUndefined();
   });
 
@@ -15,8 +15,11 @@ describe('loadConfig', () => {
       APPLE_TEAM_ID: 'TEAM123456',
       APPLE_KEY_ID: 'KEY1234567',
       APPLE_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----',
+      GOOGLE_CLIENT_ID: 'web.apps.googleusercontent.com',
+      GOOGLE_CLIENT_SECRET: 'secret',
+      DROPBOX_CLIENT_ID: 'appkey',
     });
-    expect(config.sandbox).toEqual({ spotify: false, apple: false });
+    expect(config.sandbox).toEqual({ spotify: false, apple: false, googleDrive: false, dropbox: false });
   });
 
   it.each([
@@ -29,6 +32,11 @@ describe('loadConfig', () => {
     [{ TOKEN_ENCRYPTION_KEY: 'c2hvcnQ=' }, /TOKEN_ENCRYPTION_KEY must be 32 bytes in base64/],
     [{ APPLE_TEAM_ID: 'TEAM123456' }, /set APPLE_TEAM_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY together/],
     [{ SPOTIFY_MODE: 'turbo' }, /^Invalid setting SPOTIFY_MODE: /],
+    [
+      { GOOGLE_CLIENT_ID: 'web.apps.googleusercontent.com' },
+      /set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET together/,
+    ],
+    [{ DROPBOX_API_URL: 'api.dropboxapi.com' }, /^Invalid setting DROPBOX_API_URL: /],
   ])('stops with one line naming the bad setting: %j', (env, expected) => {
     expect(() => loadConfig(env)).toThrow(expected);
   });

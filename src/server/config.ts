@@ -109,6 +109,21 @@ export const settingsSchema = z.object({
   /** Faults on demand for the emulators (write lag, 5xx, timeouts); see README and sandbox/faults.ts. */
   SANDBOX_FAULTS: parsedWith(parseSandboxFaults),
 
+  // ── Save to Cloud: Google Drive and Dropbox (decision 0027); unset client ids use the sandbox emulators.
+  /** A Google OAuth client of type "Web application" (it has a secret; Crossfade adds PKCE and state). */
+  GOOGLE_CLIENT_ID: optionalText,
+  GOOGLE_CLIENT_SECRET: optionalText,
+  /** Where people consent (`/o/oauth2/v2/auth` below it), where codes are exchanged, where Drive answers. */
+  GOOGLE_ACCOUNTS_URL: z.url().default('https://accounts.google.com'),
+  GOOGLE_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
+  GOOGLE_DRIVE_API_URL: z.url().default('https://www.googleapis.com'),
+  /** A Dropbox app's App key (App folder access); connected with PKCE, so no secret is needed. */
+  DROPBOX_CLIENT_ID: optionalText,
+  /** www (consent page, the person's files), the API host and the content (upload) host. */
+  DROPBOX_WWW_URL: z.url().default('https://www.dropbox.com'),
+  DROPBOX_API_URL: z.url().default('https://api.dropboxapi.com'),
+  DROPBOX_CONTENT_URL: z.url().default('https://content.dropboxapi.com'),
+
   ANTHROPIC_API_KEY: optionalText,
   ANTHROPIC_BASE_URL: optionalText.pipe(z.url().optional()),
   ANTHROPIC_MODEL: z.string().default('claude-sonnet-5-5'),
@@ -129,7 +144,7 @@ export type Settings = z.infer<typeof settingsSchema>;
 export interface Config extends Settings {
   publicUrl: string;
   /** Which services run against the built-in emulators (no credentials configured). */
-  sandbox: { spotify: boolean; apple: boolean };
+  sandbox: { spotify: boolean; apple: boolean; googleDrive: boolean; dropbox: boolean };
 }
 
 export class ConfigError extends Error {
@@ -150,10 +165,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid setting APPLE_*: set APPLE_TEAM_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY together',
     );
   }
+  if (Boolean(settings.GOOGLE_CLIENT_ID) !== Boolean(settings.GOOGLE_CLIENT_SECRET)) {
+    throw new ConfigError('Invalid setting GOOGLE_*: set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET together');
+  }
   const publicUrl = (settings.PUBLIC_URL ?? `http://${settings.HOST}:${settings.PORT}`).replace(/\/$/, '');
   return {
     ...settings,
     publicUrl,
-    sandbox: { spotify: !settings.SPOTIFY_CLIENT_ID, apple: !settings.APPLE_TEAM_ID },
+    sandbox: {
+      spotify: !settings.SPOTIFY_CLIENT_ID,
+      apple: !settings.APPLE_TEAM_ID,
+      googleDrive: !settings.GOOGLE_CLIENT_ID,
+      dropbox: !settings.DROPBOX_CLIENT_ID,
+    },
   };
 }

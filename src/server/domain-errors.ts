@@ -13,7 +13,9 @@ export type DomainErrorKind =
   | 'gone'
   | 'too_large'
   | 'rate_limited'
-  | 'not_configured';
+  | 'not_configured'
+  /** A service we depend on (a cloud drive) is not answering; trying later may work. */
+  | 'unavailable';
 
 /** A problem with one row of a list or file the person sent; `row` is 1-based, as a spreadsheet shows it. */
 export interface RowProblem {
@@ -50,5 +52,6 @@ export const gone = (message: string) => new DomainError('gone', message);
 export const tooLarge = (message: string) => new DomainError('too_large', message);
 export const rateLimited = (message: string, retryAfterSeconds: number) =>
   new DomainError('rate_limited', message, Math.max(1, Math.ceil(retryAfterSeconds)));
+export const unavailable = (message: string) => new DomainError('unavailable', message);
 /** The server is missing a setting the operator has to add (Apple keys, a payment provider). */
 export const notConfigured = (message: string) => new DomainError('not_configured', message);

@@ -52,7 +52,7 @@ export async function createRuntime(
   const mounts: Runtime['mounts'] = [];
   let sandboxAppleKey: Awaited<ReturnType<typeof loadOrCreateSandboxAppleKey>> | undefined;
 
-  const sandboxed = config.sandbox.spotify || config.sandbox.apple;
+  const sandboxed = Object.values(config.sandbox).some(Boolean);
   // Emulators elsewhere (SANDBOX_URL, or a worker's API processes) need only the shared sandbox key here.
   if (sandboxed && (config.SANDBOX_URL || options.mountEmulators === false)) {
     sandboxAppleKey = await loadOrCreateSandboxAppleKey(config.DATA_DIR);
@@ -75,6 +75,8 @@ export async function createRuntime(
         latencyMs: config.SANDBOX_LATENCY_MS,
         faults: config.SANDBOX_FAULTS,
         appleDeveloperKeys: [{ teamId: key.teamId, keyId: key.keyId, publicKey: key.publicKeyJwk }],
+        appOrigin: config.publicUrl,
+        publicOrigin: config.publicUrl,
       });
       logger.debug({ tracks: catalog.tracks.length }, 'sandbox emulators ready');
       return sandbox;

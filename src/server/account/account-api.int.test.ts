@@ -9,6 +9,7 @@ import {
   analyticsEvents,
   backupSnapshots,
   batches,
+  cloudDriveConnections,
   idempotencyKeys,
   importedPlaylists,
   jobs,
@@ -209,6 +210,10 @@ async function rowsOwnedBy(userId: string, ids: { matchSets: string[]; links: st
     ),
     outbox_messages: await countWhere(outboxMessages, eq(outboxMessages.senderId, userId)),
     idempotency_keys: await countWhere(idempotencyKeys, eq(idempotencyKeys.userId, userId)),
+    cloud_drive_connections: await countWhere(
+      cloudDriveConnections,
+      eq(cloudDriveConnections.userId, userId),
+    ),
   };
 }
 
@@ -253,6 +258,7 @@ async function fillEverything(client: TestClient, userId: string, username: stri
   const failed = await server.newClient().post('/api/auth/login', { username, password: 'not-the-password' });
   expect(failed.status).toBe(401);
   await db.insert(jobs).values({ kind: 'backup', userId, payload: { userId, trigger: 'manual' } });
+  await db.insert(cloudDriveConnections).values({ userId, drive: 'dropbox', encryptedTokens: 'v1.sealed' });
   const [set] = await db
     .insert(matchSets)
     .values({

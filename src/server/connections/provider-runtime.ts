@@ -1,12 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, lt } from 'drizzle-orm';
 import { SANDBOX_SPOTIFY_CLIENT_SECRET } from '../../sandbox/spotify/index';
 import { safeRedirectPath } from '../../shared/safe-redirect';
 import type { ServiceId } from '../../shared/services';
 import { SERVICE_LABELS } from '../../shared/services';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
-import { oauthRequests } from '../db/schema';
 import { badRequest, conflict, DomainError, notConfigured } from '../domain-errors';
 import { AppleMusicProvider } from '../providers/apple/client';
 import { createDeveloperTokenSigner, type DeveloperTokenSource } from '../providers/apple/developer-token';
@@ -22,13 +20,13 @@ import {
 import type { MusicProvider, RateLimitListener } from '../providers/types';
 import type { Encryptor } from '../security/encryption';
 import { type Connection, ConnectionStore, type SpotifyStoredTokens } from './connection-store';
+import { OAuthRequestStore } from './oauth-request-store';
 
 /**
  * Where each service lives and how a person connects to it. In sandbox mode the browser is sent to the
  * emulators' consent pages under PUBLIC_URL, while the server reaches the emulators over loopback.
  */
 
-const OAUTH_REQUEST_TTL_MS = 10 * 60_000;
 /** Refresh a little before expiry so a token does not lapse between check and use. */
 const REFRESH_MARGIN_MS = 60_000;
 /** Spotify counts an app's calls "within a rolling 30 second window" (its documentation); the budget is learned. */
@@ -83,6 +81,8 @@ export interface ClientListeners {
 
 export class ProviderRuntime {
   readonly connections: ConnectionStore;
+  /** OAuth requests in flight (state, PKCE verifier), shared with the cloud drives' connections. */
+  readonly oauthRequests: OAuthRequestStore;
   private readonly appleDeveloperToken: DeveloperTokenSource | undefined;
   /**
    * Loopback origin of this server (PORT is fixed, never 0), for calls into the mounted emulators. A test
@@ -106,6 +106,7 @@ export class ProviderRuntime {
       windowMs: config.sandbox.apple ? config.SANDBOX_RATE_WINDOW_SECONDS * 1000 : APPLE_RATE_WINDOW_MS,
     });
     this.connections = new ConnectionStore(options.db, options.encryptor);
+    this.oauthRequests = new OAuthRequestStore(options.db, options.encryptor);
     this.internalOrigin = `http://127.0.0.1:${config.PORT}`;
     const appleKey = config.sandbox.apple
       ? options.sandboxAppleKey
@@ -455,45 +456,26 @@ export class ProviderRuntime {
     returnTo: string,
     verifier?: string,
   ) {
-    const { db, encryptor } = this.options;
-    await db.delete(oauthRequests).where(lt(oauthRequests.expiresAt, new Date()));
-    await db.insert(oauthRequests).values({
-      stateHash: hashState(state),
+    await this.oauthRequests.remember({
       userId,
       service,
-      encryptedVerifier: verifier ? encryptor.encrypt(verifier) : null,
+      state,
       returnTo: safeReturnPath(returnTo),
-      expiresAt: new Date(Date.now() + OAUTH_REQUEST_TTL_MS),
+      verifier,
     });
   }
 
-  /** Single use: the row is deleted as it is read, so a replayed callback finds nothing. */
+  /** Single use: a replayed callback finds nothing. */
   private async takeOAuthRequest(userId: string, service: ServiceId, state: string) {
-    const { db, encryptor } = this.options;
-    const [row] = await db
-      .delete(oauthRequests)
-      .where(
-        and(
-          eq(oauthRequests.stateHash, hashState(state)),
-          eq(oauthRequests.userId, userId),
-          eq(oauthRequests.service, service),
-          gt(oauthRequests.expiresAt, new Date()),
-        ),
-      )
-      .returning();
-    if (!row) {
+    const pending = await this.oauthRequests.take(userId, service, state);
+    if (!pending) {
       throw badRequest(
         `This ${SERVICE_LABELS[service]} sign-in link is unknown, expired or was already used. Please try connecting again.`,
       );
     }
-    return {
-      returnTo: row.returnTo,
-      verifier: row.encryptedVerifier ? encryptor.decrypt(row.encryptedVerifier) : undefined,
-    };
+    return pending;
   }
 }
-
-const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
 
 /** Only our own paths: an attacker-supplied `returnTo` must not turn the callback into an open redirect. */
 export function safeReturnPath(path: string, origin?: string): string {

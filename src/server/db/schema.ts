@@ -131,7 +131,8 @@ export const oauthRequests = pgTable('oauth_requests', {
   userId: uuid('user_id')
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' }),
-  service: text('service', { enum: ['spotify', 'apple'] }).notNull(),
+  /** A music service, or a cloud drive (Save to Cloud, decision 0027). */
+  service: text('service', { enum: ['spotify', 'apple', 'google-drive', 'dropbox'] }).notNull(),
   encryptedVerifier: text('encrypted_verifier'),
   returnTo: text('return_to').notNull().default('/transfer'),
   createdAt: createdAt(),
@@ -600,4 +601,26 @@ export const idempotencyKeys = pgTable(
     primaryKey({ columns: [table.userId, table.key] }),
     index('idempotency_keys_created_idx').on(table.createdAt),
   ],
+);
+
+// ── Save to Cloud: cloud drives (decision 0027) ──────────────────────────────────────────────────
+
+/**
+ * A person's link to their Google Drive or Dropbox, for Save to Cloud. The tokens are AES-256-GCM
+ * ciphertext, as for the music services (see export/cloud-drives/cloud-drive-store.ts).
+ */
+export const cloudDriveConnections = pgTable(
+  'cloud_drive_connections',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    drive: text('drive', { enum: ['google-drive', 'dropbox'] }).notNull(),
+    /** The drive account's name and address, shown as "Connected as …". */
+    accountName: text('account_name'),
+    encryptedTokens: text('encrypted_tokens').notNull(),
+    authorizedAt: timestamp('authorized_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.drive] })],
 );

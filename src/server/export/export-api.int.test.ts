@@ -203,7 +203,7 @@ describe('POST /api/export/playlist', () => {
 });
 
 describe('POST /api/export/cloud', () => {
-  it('needs Vault+, stores the file in Crossfade storage, and says the drives are not configured', async () => {
+  it('needs Vault+, stores the file in Crossfade storage, and asks to connect a drive before saving there', async () => {
     const refused = await free.post('/api/export/cloud', {
       ...exportRequest(roadTrip.id, 'json'),
       target: 'crossfade',
@@ -233,12 +233,15 @@ describe('POST /api/export/cloud', () => {
       ...exportRequest(roadTrip.id, 'csv'),
       target: 'google-drive',
     });
-    expect(drive.status).toBe(501);
-    expect(drive.body).toEqual({ message: 'Google Drive is not configured on this server.' });
+    // Saving to the drives themselves is tested in cloud-save.int.test.ts.
+    expect(drive.status).toBe(409);
+    expect(drive.body).toEqual({
+      message: 'Connect Google Drive first (Save to Cloud → Connect Google Drive).',
+    });
     const dropbox = await vault.post('/api/export/cloud', {
       ...exportRequest(roadTrip.id, 'csv'),
       target: 'dropbox',
     });
-    expect(dropbox.status).toBe(501);
+    expect(dropbox.status).toBe(409);
   });
 });

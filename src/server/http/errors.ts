@@ -32,6 +32,7 @@ const domainStatus: Record<DomainErrorKind, ContentfulStatusCode> = {
   too_large: 413,
   rate_limited: 429,
   not_configured: 503,
+  unavailable: 503,
 };
 
 /** How a provider failure is shown: the message is already written for a person. */

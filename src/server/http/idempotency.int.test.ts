@@ -355,6 +355,7 @@ describe('the list of create endpoints', () => {
     '/api/syncs/:id/resume': 'sets a state',
     '/api/public/links/:slug/signup': 'signed out; one signup per e-mail address',
     '/api/export/playlist': 'a download; nothing is stored',
+    '/api/cloud-drives/:drive/disconnect': 'forgets the drive connection; twice is once',
   };
 
   it('names every POST route of the API, as a create or as one that creates nothing', () => {

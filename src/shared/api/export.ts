@@ -51,6 +51,43 @@ export const CLOUD_TARGET_LABELS: Record<CloudTarget, string> = {
 export const cloudExportRequestSchema = exportPlaylistRequestSchema.extend({ target: cloudTargetSchema });
 export type CloudExportRequest = z.input<typeof cloudExportRequestSchema>;
 
+/** The cloud targets that are someone else's drive, reached with the person's own OAuth connection. */
+export const CLOUD_DRIVES = ['google-drive', 'dropbox'] as const;
+export const cloudDriveSchema = z.enum(CLOUD_DRIVES, {
+  error: () => 'Unknown cloud drive: use "google-drive" or "dropbox".',
+});
+export type CloudDrive = z.infer<typeof cloudDriveSchema>;
+export const isCloudDrive = (target: CloudTarget): target is CloudDrive =>
+  (CLOUD_DRIVES as readonly string[]).includes(target);
+
+/** GET /api/cloud-drives: each drive, whether this person connected it, and as whom. */
+export const cloudDriveStatusSchema = z.object({
+  drive: cloudDriveSchema,
+  connected: z.boolean(),
+  /** The drive account's name and address, as the service gave them. */
+  accountName: text().optional(),
+  /** True when this server talks to the built-in emulator of the drive rather than the real service. */
+  sandbox: z.boolean(),
+  /** Where the person sees their files (the drive's own web page). */
+  webUrl: text(),
+});
+export type CloudDriveStatus = z.infer<typeof cloudDriveStatusSchema>;
+export const cloudDriveStatusListSchema = z.array(cloudDriveStatusSchema);
+
+/** GET /api/cloud-drives/{drive}/connect?returnTo=… → where to send the browser. */
+export const cloudDriveConnectResponseSchema = z.object({ authUrl: text() });
+
+/** GET /api/cloud-drives/{drive}/files: the files Crossfade saved there, newest first. */
+export const cloudDriveFileSchema = z.object({
+  id: text(),
+  name: text(),
+  sizeBytes: z.number().int().nonnegative(),
+  createdAt: text(),
+  webUrl: text().optional(),
+});
+export type CloudDriveFile = z.infer<typeof cloudDriveFileSchema>;
+export const cloudDriveFileListSchema = z.array(cloudDriveFileSchema);
+
 export const savedExportSchema = z.object({
   id: text(),
   format: exportFormatSchema,
@@ -61,6 +98,16 @@ export const savedExportSchema = z.object({
 });
 export type SavedExport = z.infer<typeof savedExportSchema>;
 export const savedExportListSchema = z.array(savedExportSchema);
+
+/** POST /api/export/cloud: the saved file, wherever it went. */
+export const cloudSaveSchema = savedExportSchema.extend({
+  target: cloudTargetSchema,
+  /** Where the file is, in the target's words ("Crossfade storage", "My Drive › Crossfade", "/Apps/…"). */
+  location: text(),
+  /** The file's page on the drive, when the drive has one. */
+  webUrl: text().optional(),
+});
+export type CloudSave = z.infer<typeof cloudSaveSchema>;
 
 /** The JSON export's shape (spec section 3). */
 export interface ExportedTrack {

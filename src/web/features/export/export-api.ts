@@ -1,16 +1,27 @@
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { AuthStatus } from '../../../shared/api/auth';
 import {
+  type CloudDrive,
   type CloudExportRequest,
+  cloudDriveConnectResponseSchema,
+  cloudDriveFileListSchema,
+  cloudDriveStatusListSchema,
+  cloudSaveSchema,
   type ExportPlaylistRequest,
-  savedExportSchema,
 } from '../../../shared/api/export';
 import { SAMPLE_PLAYLISTS } from '../../../shared/api/visualizations';
 import { SERVICE_LABELS, type ServiceId } from '../../../shared/services';
-import { apiRequest, request } from '../../lib/api-client';
+import { apiRequest, noContentSchema, request } from '../../lib/api-client';
+import { paths } from '../../lib/paths';
 import { queryClient } from '../../lib/query-client';
 import { SAVED_EXPORTS_KEY } from '../account';
 import { type ServicePlaylists, usePlaylistsOf } from '../playlists';
+
+/**
+ * Every read and write of the export panel: the playlists it offers, downloads, Save to Cloud, and the
+ * person's cloud drives (decision 0027).
+ */
 
 export interface ExportablePlaylist {
   id: string;
@@ -19,6 +30,8 @@ export interface ExportablePlaylist {
   service: ServiceId;
   /** Shown in the picker: "Road Trip (Spotify, 48 tracks)". */
   label: string;
+  /** Why this app cannot read it (shown, and the playlist cannot be chosen). */
+  unreadableReason?: string;
 }
 
 const count = (n: number) => `${n} track${n === 1 ? '' : 's'}`;
@@ -35,6 +48,7 @@ export const samplePlaylists = (): ExportablePlaylist[] =>
 /**
  * The playlists the export picker offers: the person's own on every connected service (imported files are
  * listed under each service by the server, so they are kept once), or the sample when there are none.
+ * Those the app cannot read stay in the list with their reason, so the person knows why.
  */
 export function useExportablePlaylists(status: AuthStatus, authLoading: boolean) {
   const services = (['spotify', 'apple'] as const).filter((service) =>
@@ -69,11 +83,14 @@ function exportable(lists: readonly ServicePlaylists[]): ExportablePlaylist[] {
         trackCount: playlist.trackCount,
         service,
         label: `${playlist.name} (${origin}, ${count(playlist.trackCount)})`,
+        ...(playlist.unreadableReason ? { unreadableReason: playlist.unreadableReason } : {}),
       });
     }
   }
   return playlists;
 }
+
+// ── Downloads ─────────────────────────────────────────────────────────────────────────────────
 
 /** The file name from `Content-Disposition`, preferring the RFC 5987 `filename*` form. */
 export function fileNameFrom(header: string | null, fallback: string): string {
@@ -100,17 +117,76 @@ export function saveBlob(blob: Blob, fileName: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** Asks the server for the file and hands it to the browser as a download; returns the file name. */
-export async function downloadExport(exportRequest: ExportPlaylistRequest): Promise<string> {
-  const res = await apiRequest('POST', '/api/export/playlist', exportRequest);
-  const fileName = fileNameFrom(res.headers.get('content-disposition'), `playlist.${exportRequest.format}`);
-  saveBlob(await res.blob(), fileName);
-  return fileName;
-}
+/** Asks the server for the file and hands it to the browser as a download; answers the file name. */
+export const useExportDownload = () =>
+  useMutation({
+    mutationFn: async (exportRequest: ExportPlaylistRequest) => {
+      const res = await apiRequest('POST', '/api/export/playlist', exportRequest);
+      const fileName = fileNameFrom(
+        res.headers.get('content-disposition'),
+        `playlist.${exportRequest.format}`,
+      );
+      saveBlob(await res.blob(), fileName);
+      return fileName;
+    },
+  });
 
-/** Saves the export in our storage; the account's list of saved exports is read again. */
-export async function saveToCloud(cloud: CloudExportRequest) {
-  const saved = await request(savedExportSchema, 'POST', '/api/export/cloud', cloud);
-  await queryClient.invalidateQueries({ queryKey: SAVED_EXPORTS_KEY });
-  return saved;
-}
+// ── Save to Cloud ─────────────────────────────────────────────────────────────────────────────
+
+/** Where a drive's consent page sends the person back to: this panel, on the Features page. */
+export const EXPORT_PANEL_PATH = `${paths.visualizations}?tab=export-options`;
+
+export const CLOUD_DRIVES_KEY = ['cloud-drives'] as const;
+export const driveFilesKey = (drive: CloudDrive) => [...CLOUD_DRIVES_KEY, drive, 'files'] as const;
+
+export const cloudDrivesQuery = () =>
+  queryOptions({
+    queryKey: CLOUD_DRIVES_KEY,
+    queryFn: ({ signal }) =>
+      request(cloudDriveStatusListSchema, 'GET', '/api/cloud-drives', undefined, { signal }),
+  });
+
+export const driveFilesQuery = (drive: CloudDrive) =>
+  queryOptions({
+    queryKey: driveFilesKey(drive),
+    queryFn: ({ signal }) =>
+      request(cloudDriveFileListSchema, 'GET', `/api/cloud-drives/${drive}/files`, undefined, { signal }),
+  });
+
+/** The person's drives; only asked when signed in. */
+export const useCloudDrives = (signedIn: boolean) => useQuery({ ...cloudDrivesQuery(), enabled: signedIn });
+export const useDriveFiles = (drive: CloudDrive, enabled: boolean) =>
+  useQuery({ ...driveFilesQuery(drive), enabled });
+
+/** Saves the export in Crossfade's storage or on a connected drive; the list of saves there is read again. */
+export const useCloudSave = () =>
+  useMutation({
+    mutationFn: (cloud: CloudExportRequest) => request(cloudSaveSchema, 'POST', '/api/export/cloud', cloud),
+    onSuccess: (saved) =>
+      queryClient.invalidateQueries({
+        queryKey: saved.target === 'crossfade' ? SAVED_EXPORTS_KEY : driveFilesKey(saved.target),
+      }),
+    // A drive that no longer accepts our access is dropped by the server: its state is read again.
+    onError: () => queryClient.invalidateQueries({ queryKey: CLOUD_DRIVES_KEY, exact: true }),
+  });
+
+/** Sends the browser to the drive's consent page; it comes back to `returnTo` with `?cloudConnected=`. */
+export const useConnectDrive = () =>
+  useMutation({
+    mutationFn: async ({ drive, returnTo }: { drive: CloudDrive; returnTo: string }) => {
+      const query = new URLSearchParams({ returnTo });
+      const { authUrl } = await request(
+        cloudDriveConnectResponseSchema,
+        'GET',
+        `/api/cloud-drives/${drive}/connect?${query}`,
+      );
+      window.location.assign(authUrl);
+    },
+  });
+
+export const useDisconnectDrive = () =>
+  useMutation({
+    mutationFn: (drive: CloudDrive) =>
+      request(noContentSchema, 'POST', `/api/cloud-drives/${drive}/disconnect`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: CLOUD_DRIVES_KEY }),
+  });

@@ -1,5 +1,5 @@
 import { Info, Network, RefreshCw } from 'lucide-react';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { Card, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { useAuth } from '../../hooks/use-auth';
@@ -26,6 +26,9 @@ export const SAMPLE_BANNER_TEXT =
 export function VisualizationsView() {
   const { status, isLoading } = useAuth();
   const showingSample = !isLoading && !status.spotifyConnected && !status.appleConnected;
+  // `?tab=export-options`: where a cloud drive's consent page sends the person back to.
+  const asked = new URLSearchParams(useSearch()).get('tab');
+  const initialTab = VISUALIZATION_TABS.find((tab) => tab.value === asked)?.value ?? 'taste-graph';
 
   return (
     <div className="space-y-10">
@@ -43,7 +46,7 @@ export function VisualizationsView() {
       ) : null}
 
       <Tabs
-        defaultValue="taste-graph"
+        defaultValue={initialTab}
         onValueChange={(value) => track('visualization_viewed', { visualization_type: value })}
       >
         <TabsList aria-label="Features" className="h-auto w-full flex-wrap">
