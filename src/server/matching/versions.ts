@@ -38,6 +38,27 @@ export interface ParsedTitle {
   /** Artists credited inside the title ("feat.", "with", "ft."). */
   featured: readonly string[];
   tags: readonly VersionTag[];
+  /**
+   * Segments nobody recognised that stayed in `title` ("(Reimagined)", "- A COLORS SHOW", "(Everlasting
+   * Shine)"): a subtitle, a translation, or a kind of recording no word list names. Two titles that differ
+   * only by such a segment are the same song but perhaps not the same recording.
+   */
+  extras: readonly string[];
+  /** `title` without its `extras`. */
+  core: string;
+  /**
+   * What to search for: the title with the segments that name another recording kept as written
+   * ("Heaven - Acoustic", "Yellow - Live at Glastonbury 2016"), and the ones services word differently
+   * (remaster and edit notes, release notes, credits) left out.
+   */
+  query: string;
+}
+
+/** What reading a title's segments noticed besides credits and tags. */
+interface SegmentNotes {
+  extras: string[];
+  /** Raw text of the segments that carry a hard version tag. */
+  hard: string[];
 }
 
 const HARD_KINDS: ReadonlySet<VersionKind> = new Set<VersionKind>([
@@ -96,6 +117,7 @@ const REMIX_WORDS = new Set([
   'mashup',
   'dub',
 ]);
+const NAMING_REMIX_WORDS = new Set(['vip', 'flip', 'bootleg', 'refix', 'mashup', 'dub']);
 // "X Mix (Edit)" read flat is "x mix edit": an edit of that mix, not a remix by someone called "mix".
 const EDIT_SOFT_PREFIX = new Set([
   'radio',
@@ -242,6 +264,8 @@ export function detectVersionTags(folded: string): VersionTag[] {
     const w = words[i] ?? '';
     if (REMIX_WORDS.has(w)) {
       if (w === 'remixed' && words[i + 1] === 'by') addTag(tags, 'remix', words.slice(i + 2).join(' '));
+      // "VIP", "Dub", "Bootleg" name a kind of remix of their own: part of which remix it is.
+      else if (NAMING_REMIX_WORDS.has(w)) addTag(tags, 'remix', [wordsBefore(words, i), w].join(' ').trim());
       else addTag(tags, 'remix', wordsBefore(words, i));
     } else if (w === 'mix') {
       const prev = words[i - 1];
@@ -400,7 +424,12 @@ function closingBracket(s: string, open: number): number {
  * Reads each top-level bracketed segment whole, nested brackets included
  * ("(Alternate Mix (Electronically Processed Stereo))"), and removes the ones it recognises.
  */
-function stripBracketSegments(title: string, featured: string[], tags: VersionTag[]): string {
+function stripBracketSegments(
+  title: string,
+  featured: string[],
+  tags: VersionTag[],
+  notes: SegmentNotes,
+): string {
   let out = '';
   let from = 0;
   for (let i = 0; i < title.length; i++) {
@@ -409,12 +438,14 @@ function stripBracketSegments(title: string, featured: string[], tags: VersionTa
     const end = closingBracket(title, i);
     if (end < 0) break;
     const before = title.slice(from, i);
-    const segment = classifySegment(title.slice(i + 1, end));
+    const inside = title.slice(i + 1, end);
+    const segment = classifySegment(inside);
     // A leading bracket is part of the name ("(Don't Fear) The Reaper") unless it is a credit.
     const leading = (out + before).trim() === '' && title.slice(end + 1).trim() !== '';
     const remove = leading
       ? segment.kind === 'credit' && takeSegment(featured, tags, segment)
       : takeSegment(featured, tags, segment);
+    if (!leading) noteSegment(notes, segment, inside);
     out += remove ? `${before} ` : title.slice(from, end + 1);
     from = end + 1;
     i = end;
@@ -424,6 +455,31 @@ function stripBracketSegments(title: string, featured: string[], tags: VersionTa
 
 const NO_NAMES: readonly string[] = [];
 const NO_TAGS: readonly VersionTag[] = [];
+
+function isHardSegment(segment: Segment): boolean {
+  return segment.kind === 'version' && segment.tags.some((tag) => isHardKind(tag.kind));
+}
+
+function noteSegment(notes: SegmentNotes, segment: Segment, raw: string): void {
+  if (segment.kind === 'unknown') notes.extras.push(raw);
+  else if (isHardSegment(segment)) notes.hard.push(raw);
+}
+
+/** `title` without the unknown segments, however they were written ("X (Y)", "X [Y]", "X - Y"). */
+function withoutExtras(title: string, extras: readonly string[]): string {
+  let core = title;
+  for (const extra of extras) {
+    for (const form of [`(${extra})`, `[${extra}]`, `{${extra}}`, ` - ${extra}`]) {
+      const at = core.indexOf(form);
+      if (at >= 0) {
+        core = `${core.slice(0, at)} ${core.slice(at + form.length)}`;
+        break;
+      }
+    }
+  }
+  const trimmed = core.replace(/\s+/g, ' ').trim();
+  return trimmed === '' ? title : trimmed;
+}
 
 /** Records what a recognised segment says; false for segments that stay in the title. */
 function takeSegment(featured: string[], tags: VersionTag[], segment: Segment): boolean {
@@ -438,23 +494,32 @@ export function parseTitle(raw: string): ParsedTitle {
   const tags: VersionTag[] = [];
 
   let s = unifyText(raw);
-  if (!SEGMENT_HINT_RE.test(s)) return { title: s, featured: NO_NAMES, tags: NO_TAGS };
+  if (!SEGMENT_HINT_RE.test(s))
+    return { title: s, featured: NO_NAMES, tags: NO_TAGS, extras: NO_NAMES, core: s, query: s };
+  const notes: SegmentNotes = { extras: [], hard: [] };
   const open = OPEN_CREDIT_RE.exec(s);
   if (open?.[1] && takeSegment(featured, tags, classifySegment(open[1]))) s = s.slice(0, open.index);
 
   s = extractBracketedCredits(s, featured);
 
-  s = stripBracketSegments(s, featured, tags);
+  s = stripBracketSegments(s, featured, tags, notes);
 
   const parts = s.split(DASH_SPLIT_RE);
   // Spotify puts one descriptor after the dash, sometimes with dashes of its own
   // ("Dimitri From Paris TSOP - The Sound Of Paris - Remix"): read it whole first.
-  if (parts.length > 2 && takeSegment(featured, tags, classifySegment(parts.slice(1).join(' - ')))) {
+  const whole = parts.length > 2 ? parts.slice(1).join(' - ') : '';
+  const wholeSegment = parts.length > 2 ? classifySegment(whole) : undefined;
+  if (wholeSegment && takeSegment(featured, tags, wholeSegment)) {
+    // The query keeps the pieces that name another recording, not the remaster note beside them.
+    const pieces = parts.slice(1).filter((part) => isHardSegment(classifySegment(part)));
+    notes.hard.push(...(pieces.length > 0 || !isHardSegment(wholeSegment) ? pieces : [whole]));
     s = parts[0] ?? s;
   } else if (parts.length > 1) {
     const kept = [parts[0] ?? ''];
     for (const part of parts.slice(1)) {
-      if (!takeSegment(featured, tags, classifySegment(part))) kept.push(part);
+      const segment = classifySegment(part);
+      noteSegment(notes, segment, part);
+      if (!takeSegment(featured, tags, segment)) kept.push(part);
     }
     s = kept.join(' - ');
   }
@@ -468,8 +533,16 @@ export function parseTitle(raw: string): ParsedTitle {
     }
   }
 
-  const title = s.replace(/\s+/g, ' ').trim();
-  return { title: title === '' ? unifyText(raw) : title, featured, tags };
+  const cleaned = s.replace(/\s+/g, ' ').trim();
+  const title = cleaned === '' ? unifyText(raw) : cleaned;
+  return {
+    title,
+    featured,
+    tags,
+    extras: notes.extras,
+    core: withoutExtras(title, notes.extras),
+    query: notes.hard.length > 0 ? [title, ...notes.hard].join(' - ') : title,
+  };
 }
 
 const ALBUM_SUFFIX_RE = /\s+-\s+(?:single|ep)$/i;
