@@ -25,7 +25,7 @@ export interface PreparedTrack {
   readonly titleKey: string;
   /** The title to search for: hard version segments kept as written, credits and soft notes left out. */
   readonly queryTitle: string;
-  /** The title key without segments nobody recognised ("(Reimagined)"), and those segments' words in order. */
+  /** The title key without the segments nobody recognised (see `ParsedTitle.extras`), and their words in order. */
   readonly coreKey: string;
   readonly extrasKey: string;
   /** Title, artists or album hold letters of another script than Latin (compared transliterated too). */

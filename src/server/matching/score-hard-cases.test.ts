@@ -212,11 +212,20 @@ describe('a remixer named on one side only', () => {
     expect(scored.confidence).toBeGreaterThanOrEqual(ACCEPT_THRESHOLD);
   });
 
-  it('asks when the unnamed side does not credit the remixer, and never takes a VIP mix for "Remix"', () => {
+  it('accepts it when that side names the remixer in its album instead', () => {
     expect(
       score(
         { name: 'Bad Girl - JVKE Remix', artists: ['Daya', 'JVKE'] },
-        { name: 'Bad Girl (Remix)', artists: ['Daya'], album: 'Bad Girl (JVKE Remix)' },
+        { name: 'Bad Girl (Remix)', artists: ['Daya'], album: 'Bad Girl (JVKE Remix) - Single' },
+      ).confidence,
+    ).toBeGreaterThanOrEqual(ACCEPT_THRESHOLD);
+  });
+
+  it('asks when the unnamed side names the remixer nowhere, and never takes a VIP mix for "Remix"', () => {
+    expect(
+      score(
+        { name: 'Bad Girl - JVKE Remix', artists: ['Daya', 'JVKE'] },
+        { name: 'Bad Girl (Remix)', artists: ['Daya'], album: 'Bad Girl' },
       ).confidence,
     ).toBeLessThan(ACCEPT_THRESHOLD);
     expect(

@@ -1,5 +1,6 @@
 import type { NormalizedTrack } from '../providers/types';
 import { compareAcrossScripts } from './cross-script';
+import { foldText } from './normalize';
 import { type PreparedTrack, prepareTrack } from './prepare';
 import { hasOtherScript, scriptFreeKey } from './scripts';
 import { similarity } from './similarity';
@@ -116,16 +117,26 @@ function containsWords(haystack: string, needle: string): boolean {
   return ` ${haystack} `.includes(` ${needle} `);
 }
 
+/** Words a remixer's name loses inside a remix note ("again&again" is read "again again" there). */
+const CONNECTIVES_RE = /\b(?:and|the|by)\b/g;
+
+function nameWords(folded: string): string {
+  return folded.replace(CONNECTIVES_RE, ' ').replace(/\s+/g, ' ').trim();
+}
+
 /**
- * Whether a track whose title says only "Remix" credits the remixer as an artist (Spotify lists remixers
- * among a remix's artists). Its album proves nothing: a remix single holds the other mixes too. Names of a
- * letter or two prove nothing either.
+ * Whether a track whose title says only "Remix" names the remixer elsewhere: among its artists (Spotify
+ * credits remixers) or in its album ("Song (X Remix) - Single"). Names of a letter or two prove nothing.
+ * (A different named remix on the same single, "VIP" or "Dub", never gets here: it has a name of its own.)
  */
 function creditsRemixer(track: PreparedTrack, remixer: string): boolean {
-  if (remixer.length < 3) return false;
-  return track.artistKeys.some(
-    (artist) => artist.length >= 3 && (containsWords(remixer, artist) || containsWords(artist, remixer)),
-  );
+  const name = nameWords(remixer);
+  if (name.length < 3) return false;
+  const matches = (key: string) => {
+    const words = nameWords(key);
+    return words.length >= 3 && (containsWords(name, words) || containsWords(words, name));
+  };
+  return track.artistKeys.some(matches) || containsWords(nameWords(foldText(track.track.album ?? '')), name);
 }
 
 function compareVersions(source: PreparedTrack, candidate: PreparedTrack): VersionComparison {
@@ -212,18 +223,21 @@ function fieldSimilarity(source: PreparedTrack, candidate: PreparedTrack): Field
 }
 
 /**
- * Titles that are the same but for a segment nobody recognised on one side ("Song" and "Song
- * (Reimagined)", or "- A COLORS SHOW"): the same song, maybe another recording. The title then counts as
+ * Titles that are the same but for a segment nobody recognised on one side (a subtitle, or a kind of
+ * recording no word list names): the same song, maybe another recording. The title then counts as
  * agreeing (the candidate is the likeliest one) and the note caps the match at review. Null when the
  * titles differ in more than that, or the segments are one text in two scripts.
  */
 function unknownSegmentNote(source: PreparedTrack, candidate: PreparedTrack): string | null {
-  if (source.extrasKey === candidate.extrasKey) return null;
+  if (source.extrasKey === candidate.extrasKey || source.titleKey === candidate.titleKey) return null;
   const scripts = source.otherScript || candidate.otherScript;
-  let core = similarity(source.coreKey, candidate.coreKey);
-  if (scripts && core < CORE_AGREEMENT)
-    core = similarity(scriptFreeKey(source.coreKey), scriptFreeKey(candidate.coreKey));
-  if (core < CORE_AGREEMENT) return null;
+  // The cores agree as a title would: as written, or transliterated (where romanizations differ a little).
+  const agrees =
+    similarity(source.coreKey, candidate.coreKey) >= CORE_AGREEMENT ||
+    (scripts &&
+      similarity(scriptFreeKey(source.coreKey), scriptFreeKey(candidate.coreKey)) >=
+        TRANSLITERATED_TITLE_AGREEMENT);
+  if (!agrees) return null;
   // "Forever (약속)" and "Forever (Yagsog)": one segment in two scripts.
   if (
     scripts &&

@@ -61,13 +61,13 @@ const SKELETON_STEPS: readonly [RegExp, string][] = [
   [/eo/g, 'o'],
   [/eu/g, 'u'],
   [/ou/g, 'o'],
-  // Kunrei and Hepburn: zi/ji, zy/j, ti/chi, tu/tsu, hu/fu.
-  [/zy/g, 'j'],
+  [/y/g, 'i'],
+  // Kunrei and Hepburn: zi/ji, ti/chi, tu/tsu, hu/fu.
   [/zi/g, 'ji'],
   [/ti/g, 'ci'],
   [/tu/g, 'cu'],
   [/hu/g, 'fu'],
-  [/[jy]/g, 'i'],
+  [/j/g, 'i'],
   // ё as yo, io, jo or e; 요 as yo or yo.
   [/io/g, 'e'],
   [/w/g, 'v'],

@@ -39,9 +39,9 @@ export interface ParsedTitle {
   featured: readonly string[];
   tags: readonly VersionTag[];
   /**
-   * Segments nobody recognised that stayed in `title` ("(Reimagined)", "- A COLORS SHOW", "(Everlasting
-   * Shine)"): a subtitle, a translation, or a kind of recording no word list names. Two titles that differ
-   * only by such a segment are the same song but perhaps not the same recording.
+   * Segments nobody recognised that stayed in `title`: a subtitle, a translation ("(Everlasting Shine)"),
+   * or a kind of recording no word list names. Two titles that differ only by such a segment are the same
+   * song but perhaps not the same recording.
    */
   extras: readonly string[];
   /** `title` without its `extras`. */
@@ -488,6 +488,55 @@ function takeSegment(featured: string[], tags: VersionTag[], segment: Segment): 
   return segment.kind !== 'unknown';
 }
 
+/** Splits on " - " outside brackets: "Song (Alpha 102Hz - 109Hz) - Live" has one dash segment. */
+function splitTopLevelDashes(s: string): string[] {
+  if (!s.includes(' - ')) return [s];
+  if (!/[([{]/.test(s)) return s.split(DASH_SPLIT_RE);
+  const parts: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x28 || c === 0x5b || c === 0x7b) depth++;
+    else if ((c === 0x29 || c === 0x5d || c === 0x7d) && depth > 0) depth--;
+    else if (depth === 0 && c === 0x2d && /\s/.test(s[i - 1] ?? '') && /\s/.test(s[i + 1] ?? '')) {
+      parts.push(s.slice(from, i).trim());
+      from = i + 1;
+    }
+  }
+  parts.push(s.slice(from).trim());
+  return parts.filter((part) => part !== '');
+}
+
+/**
+ * Reads the segments after " - ". Spotify puts one descriptor after the dash, sometimes with dashes of
+ * its own ("Dimitri From Paris TSOP - The Sound Of Paris - Remix"), and sometimes several descriptors.
+ */
+function readDashSegments(s: string, featured: string[], tags: VersionTag[], notes: SegmentNotes): string {
+  const parts = splitTopLevelDashes(s);
+  if (parts.length < 2) return s;
+  const after = parts.slice(1);
+  // Read whole only when a piece alone means nothing but the whole names a recording (a remixer's name
+  // with dashes in it); "Duet Version - Remastered 2017" or "At the Chapel - 2010 Remaster" piece by piece.
+  if (after.length > 1 && after.some((part) => classifySegment(part).kind === 'unknown')) {
+    const whole = after.join(' - ');
+    const segment = classifySegment(whole);
+    if ((segment.kind !== 'version' || isHardSegment(segment)) && takeSegment(featured, tags, segment)) {
+      // The query keeps the pieces that name another recording, not the remaster note beside them.
+      const pieces = after.filter((part) => isHardSegment(classifySegment(part)));
+      notes.hard.push(...(pieces.length > 0 || !isHardSegment(segment) ? pieces : [whole]));
+      return parts[0] ?? s;
+    }
+  }
+  const kept = [parts[0] ?? ''];
+  for (const part of after) {
+    const segment = classifySegment(part);
+    noteSegment(notes, segment, part);
+    if (!takeSegment(featured, tags, segment)) kept.push(part);
+  }
+  return kept.join(' - ');
+}
+
 /** Splits a title into its base title, credited artists and version tags. */
 export function parseTitle(raw: string): ParsedTitle {
   const featured: string[] = [];
@@ -504,32 +553,16 @@ export function parseTitle(raw: string): ParsedTitle {
 
   s = stripBracketSegments(s, featured, tags, notes);
 
-  const parts = s.split(DASH_SPLIT_RE);
-  // Spotify puts one descriptor after the dash, sometimes with dashes of its own
-  // ("Dimitri From Paris TSOP - The Sound Of Paris - Remix"): read it whole first.
-  const whole = parts.length > 2 ? parts.slice(1).join(' - ') : '';
-  const wholeSegment = parts.length > 2 ? classifySegment(whole) : undefined;
-  if (wholeSegment && takeSegment(featured, tags, wholeSegment)) {
-    // The query keeps the pieces that name another recording, not the remaster note beside them.
-    const pieces = parts.slice(1).filter((part) => isHardSegment(classifySegment(part)));
-    notes.hard.push(...(pieces.length > 0 || !isHardSegment(wholeSegment) ? pieces : [whole]));
-    s = parts[0] ?? s;
-  } else if (parts.length > 1) {
-    const kept = [parts[0] ?? ''];
-    for (const part of parts.slice(1)) {
-      const segment = classifySegment(part);
-      noteSegment(notes, segment, part);
-      if (!takeSegment(featured, tags, segment)) kept.push(part);
-    }
-    s = kept.join(' - ');
-  }
+  s = readDashSegments(s, featured, tags, notes);
 
-  const inline = INLINE_FEAT_RE.exec(s);
+  // "Song feat. X - Acoustic": the credit belongs to the part before the dash.
+  const [base = '', ...rest] = splitTopLevelDashes(s);
+  const inline = INLINE_FEAT_RE.exec(base);
   if (inline?.[1] && inline.index > 0) {
     const names = parseCreditSegment(`feat. ${inline[1]}`);
     if (names) {
       featured.push(...names);
-      s = s.slice(0, inline.index);
+      s = [base.slice(0, inline.index), ...rest].join(' - ');
     }
   }
 
