@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { transliterate } from 'transliteration';
 import type { NormalizedTrack } from '../src/server/providers/types';
 import { seededRandom } from '../src/shared/seeded-random';
 import { messUp, type RowKind } from './match-mess';
@@ -133,18 +134,23 @@ export function joinAppleArtists(names: readonly string[]): string {
   return `${names.slice(0, -1).join(', ')} & ${names[names.length - 1]}`;
 }
 
-const CREDIT_SEGMENT_RE = /\s*[([](?:feat\.?|ft\.?|with)\s[^)\]]*[)\]]/gi;
+// The benchmark's own reading of a row's identity (never the matcher's): credits in any form, remaster
+// and edition notes, punctuation and script left out, every credited name counted.
+const CREDIT_RE = /\s*(?:[([]|\s-\s)?\s*\b(?:feat\.?|ft\.?|featuring|with)\s+([^)\]]*?)\s*(?:[)\]]|$)/gi;
+const NOTE_RE = /\s*(?:[([]|\s-\s)\s*(?:\d{4}\s+)?(?:remaster(?:ed)?|deluxe|bonus track)[^)\]]*(?:[)\]]|$)/gi;
 
-/** The benchmark's plain identity of a song: written title without credits, artists, both case-folded. */
-function songKey(row: SourceRow): string {
-  const title = row.title
-    .replace(CREDIT_SEGMENT_RE, '')
+function plain(text: string): string {
+  return transliterate(text)
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '');
-  return `${title}|${row.artists
-    .map((artist) => artist.toLowerCase())
-    .sort()
-    .join(',')}`;
+    .replace(/[^a-z0-9]+/g, '');
+}
+
+/** The benchmark's plain identity of a song: its title and every name it credits, however written. */
+function songKey(row: SourceRow): string {
+  const credited = [...row.title.matchAll(CREDIT_RE)].flatMap((m) => (m[1] ?? '').split(/,|&| and /));
+  const title = plain(row.title.replace(CREDIT_RE, ' ').replace(NOTE_RE, ' '));
+  const names = [...new Set([...row.artists, ...credited].map(plain).filter((name) => name !== ''))].sort();
+  return `${title}|${names.join(',')}`;
 }
 
 function hashUnit(text: string): number {

@@ -9,7 +9,7 @@ import type { SourceRow } from './match-dataset';
 export type RowKind = 'script' | 'credits' | 'remixer' | 'remaster' | 'edit' | 'album' | 'punctuation';
 
 const CREDIT_RE = /\s*[([](?:feat\.?|ft\.?|with)\s([^)\]]*)[)\]]/i;
-const REMIX_RE = /\s*(?:-\s*|[([])\s*([^-()[\]]+?)\s+(Remix|Edit|Rework)\s*[)\]]?$/i;
+const REMIX_RE = /\s*(?:\s-\s+|[([])\s*([^()[\]]+?)\s+(Remix|Edit|Rework)\s*[)\]]?$/i;
 const REMASTER_RE =
   /\s*(?:-\s*|[([])\s*((?:\d{4}\s+)?Remaster(?:ed)?(?:\s+\d{4})?(?:\s+Version)?)\s*(?:[)\]]|$)/i;
 const EDIT_RE = /\s*(?:-\s*|[([])\s*(Radio Edit|Edit|Radio Version|Single Edit)\s*[)\]]?$/i;

@@ -253,3 +253,33 @@ describe('version detection switched off (the benchmark proving it can fail)', (
     );
   });
 });
+
+describe('an edit whose maker is named on one side only', () => {
+  it('accepts "Song (Edit)" crediting X for "Song - X Edit", and not when X is credited nowhere', () => {
+    const named = { name: 'Flowers - Gold Edit', artists: ['Aaron Taylor', 'Che Lingo'], album: 'Flowers' };
+    expect(
+      score(named, {
+        name: 'Flowers (Edit)',
+        artists: ['Aaron Taylor & Che Lingo', 'Gold'],
+        album: 'Flowers',
+      }).confidence,
+    ).toBeGreaterThanOrEqual(ACCEPT_THRESHOLD);
+    expect(
+      score(named, { name: 'Flowers (Edit)', artists: ['Aaron Taylor & Che Lingo'], album: 'Flowers' })
+        .confidence,
+    ).toBeLessThan(ACCEPT_THRESHOLD);
+  });
+});
+
+describe('an album whose name ends in "live"', () => {
+  it('is a live album when it says so, not when it is "a reason to live"', () => {
+    const studio = { name: 'I Could Be Stronger', artists: ['Gareth Emery'], album: '100 Reasons To Live' };
+    expect(score(studio, { ...studio, album: 'Greatest Hits' }).confidence).toBeGreaterThanOrEqual(
+      ACCEPT_THRESHOLD,
+    );
+    const live = { name: 'Yellow', artists: ['Coldplay'], album: 'Coldplay Live' };
+    expect(
+      score({ name: 'Yellow', artists: ['Coldplay'], album: 'Parachutes' }, live).confidence,
+    ).toBeLessThan(REVIEW_THRESHOLD);
+  });
+});

@@ -139,6 +139,11 @@ function creditsRemixer(track: PreparedTrack, remixer: string): boolean {
   return track.artistKeys.some(matches) || containsWords(nameWords(foldText(track.track.album ?? '')), name);
 }
 
+/** "Song (Edit)" that credits X, against "Song - X Edit": X's edit, with its name left out of the title. */
+function isEditBy(track: PreparedTrack, remixer: string): boolean {
+  return remixer !== '' && track.soft.has('radio_edit') && creditsRemixer(track, remixer);
+}
+
 function compareVersions(source: PreparedTrack, candidate: PreparedTrack): VersionComparison {
   if (source.hardKey === candidate.hardKey && source.softKey === candidate.softKey) return SAME_VERSION;
   const gate: string[] = [];
@@ -147,7 +152,8 @@ function compareVersions(source: PreparedTrack, candidate: PreparedTrack): Versi
   for (const [kind, detail] of candidate.hard) {
     const sourceDetail = source.hard.get(kind);
     if (sourceDetail === undefined) {
-      gate.push(`different version: ${hardLabel(kind, detail)}`);
+      if (kind === 'remix' && isEditBy(source, detail)) soft.push(`candidate names the edit: ${detail}`);
+      else gate.push(`different version: ${hardLabel(kind, detail)}`);
     } else if (sourceDetail !== detail) {
       const comparable = kind === 'remix' ? sourceDetail !== '' && detail !== '' : true;
       const overlapping =
@@ -163,7 +169,9 @@ function compareVersions(source: PreparedTrack, candidate: PreparedTrack): Versi
     }
   }
   for (const [kind, detail] of source.hard) {
-    if (!candidate.hard.has(kind)) gate.push(`different version: not ${hardLabel(kind, detail)}`);
+    if (candidate.hard.has(kind)) continue;
+    if (kind === 'remix' && isEditBy(candidate, detail)) soft.push(`source names the edit: ${detail}`);
+    else gate.push(`different version: not ${hardLabel(kind, detail)}`);
   }
   const softKinds = new Set<SoftVersionKind>([...source.soft.keys(), ...candidate.soft.keys()]);
   for (const kind of softKinds) {

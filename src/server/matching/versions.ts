@@ -594,7 +594,8 @@ export function parseAlbum(raw: string): { album: string; albumKey: string; tags
   let tags = parsed.tags;
   const folded = foldText(parsed.title);
   // Live albums often say so only in their name: "Live at Wembley", "Alive at the Apollo" does not count.
-  if (/^(?:live (?:at|in|from|on)|mtv unplugged)\b/.test(folded) || folded.endsWith(' live')) {
+  // ("A Reason to Live", "Live and Let Live" are not.)
+  if (/^(?:live (?:at|in|from|on)|mtv unplugged)\b/.test(folded) || / (?<!to |let )live$/.test(folded)) {
     if (!tags.some((t) => t.kind === 'live')) tags = [...tags, { kind: 'live', detail: '' }];
   }
   // Compilations of other recordings often say so only in their bare name: "Karaoke Hits of X", "A
