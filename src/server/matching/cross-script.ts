@@ -17,9 +17,14 @@ interface ScriptFreeForms {
 
 const formsCache = new WeakMap<PreparedTrack, ScriptFreeForms>();
 
-function alternatives(text: string): string[] {
+/**
+ * The name's key, and for a title its core's (without the segments nobody recognised: "Gangnam Style
+ * (강남스타일)" is also "Gangnam Style") and the core's halves when written in two scripts. Never the halves
+ * of the whole title: a shared subtitle in Latin letters ("《Drama》 LINE TV") says nothing.
+ */
+function alternatives(text: string, halvesOf = text): string[] {
   const keys = new Set<string>();
-  for (const form of [text, ...scriptHalves(text)]) {
+  for (const form of [text, halvesOf, ...scriptHalves(halvesOf)]) {
     const key = scriptFreeKey(form);
     if (key !== '') keys.add(key);
   }
@@ -30,8 +35,8 @@ function formsOf(track: PreparedTrack): ScriptFreeForms {
   const cached = formsCache.get(track);
   if (cached) return cached;
   const forms: ScriptFreeForms = {
-    titles: alternatives(track.title),
-    artists: track.artists.map(alternatives).filter((keys) => keys.length > 0),
+    titles: alternatives(track.title, track.coreKey),
+    artists: track.artists.map((artist) => alternatives(artist)).filter((keys) => keys.length > 0),
     album: track.album === '' ? '' : scriptFreeKey(track.album),
   };
   formsCache.set(track, forms);

@@ -283,3 +283,21 @@ describe('an album whose name ends in "live"', () => {
     ).toBeLessThan(REVIEW_THRESHOLD);
   });
 });
+
+describe('two live recordings', () => {
+  it('are one when only one side names the concert, two when both name different ones', () => {
+    const base = { artists: ['Journey'], album: 'Departure' };
+    expect(
+      score(
+        { ...base, name: 'Any Way You Want It - Live' },
+        { ...base, name: 'Any Way You Want It (Live at Cobo Hall)' },
+      ).confidence,
+    ).toBeGreaterThanOrEqual(ACCEPT_THRESHOLD);
+    expect(
+      score(
+        { ...base, name: 'Any Way You Want It - Live at Cobo Hall in Detroit, August 1980' },
+        { ...base, name: 'Any Way You Want It (Live at Red Rocks)' },
+      ).confidence,
+    ).toBeLessThan(REVIEW_THRESHOLD);
+  });
+});

@@ -155,9 +155,11 @@ function compareVersions(source: PreparedTrack, candidate: PreparedTrack): Versi
       if (kind === 'remix' && isEditBy(source, detail)) soft.push(`candidate names the edit: ${detail}`);
       else gate.push(`different version: ${hardLabel(kind, detail)}`);
     } else if (sourceDetail !== detail) {
-      const comparable = kind === 'remix' ? sourceDetail !== '' && detail !== '' : true;
-      const overlapping =
-        kind === 'remix' && (sourceDetail.includes(detail) || detail.includes(sourceDetail));
+      const named = kind === 'remix' || kind === 'live';
+      const comparable = named ? sourceDetail !== '' && detail !== '' : true;
+      const overlapping = named && (sourceDetail.includes(detail) || detail.includes(sourceDetail));
+      // A concert named on one side only ("Live" and "Live at Wembley") is the same live recording.
+      if (kind === 'live' && !comparable) continue;
       if (!comparable) {
         // "Song (Remix)" against "Song - X Remix" is the same remix when the unnamed side credits X.
         const unnamed = sourceDetail === '' ? source : candidate;

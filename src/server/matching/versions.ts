@@ -201,6 +201,19 @@ function wordsBefore(words: string[], index: number): string {
     .join(' ');
 }
 
+const LIVE_FILLER = new Set(['at', 'in', 'from', 'on', 'the', 'a', 'and']);
+
+/** Where and when a live recording was made ("at Wembley 1986"), when the title says: two concerts differ. */
+function liveDetail(words: readonly string[]): string {
+  const at = words.indexOf('live');
+  return at < 0
+    ? ''
+    : words
+        .slice(at + 1)
+        .filter((word) => !LIVE_FILLER.has(word))
+        .join(' ');
+}
+
 function hasPhrase(padded: string, phrase: string): boolean {
   return padded.includes(` ${phrase} `);
 }
@@ -224,7 +237,7 @@ export function detectVersionTags(folded: string): VersionTag[] {
     hasPhrase(padded, 'ao vivo') ||
     hasPhrase(padded, 'in concert')
   )
-    addTag(tags, 'live');
+    addTag(tags, 'live', liveDetail(words));
   if (set.has('acoustic') || set.has('acustico') || set.has('acustica') || set.has('stripped'))
     addTag(tags, 'acoustic');
   if (set.has('instrumental') || set.has('inst') || set.has('instrumentale')) addTag(tags, 'instrumental');
