@@ -235,8 +235,8 @@ function fieldSimilarity(source: PreparedTrack, candidate: PreparedTrack): Field
 /**
  * Titles that are the same but for a segment nobody recognised on one side (a subtitle, or a kind of
  * recording no word list names): the same song, maybe another recording. The title then counts as
- * agreeing (the candidate is the likeliest one) and the note caps the match at review. Null when the
- * titles differ in more than that, or the segments are one text in two scripts.
+ * agreeing (the candidate ranks high among the listed ones) and the note caps it below the review band.
+ * Null when the titles differ in more than that, or the segments are one text in two scripts.
  */
 function unknownSegmentNote(source: PreparedTrack, candidate: PreparedTrack): string | null {
   if (source.extrasKey === candidate.extrasKey || source.titleKey === candidate.titleKey) return null;
@@ -275,6 +275,11 @@ function versionLikeExtra(track: PreparedTrack): string {
 const LATIN_WORD_RE = /[a-z]/;
 
 const CORE_AGREEMENT = 0.9;
+/**
+ * Below the review band: for a song the catalog lacks, the look-alike is most often another recording,
+ * and a review band full of wrong proposals is worth nothing. Listed, it stays one click away.
+ */
+const UNKNOWN_SEGMENT_CAP = 65;
 const CORROBORATING_DURATION_MS = 2_500;
 const TRANSLITERATED_TITLE_AGREEMENT = 0.8;
 
@@ -371,7 +376,10 @@ export function scoreCandidate(
     confidence = Math.min(confidence, OTHER_PERFORMER_CAP);
   }
   const uncertain = [...versions.review];
-  if (segmentNote && !isrcTrusted) uncertain.push(segmentNote);
+  if (segmentNote && !isrcTrusted) {
+    reasons.push(segmentNote);
+    confidence = Math.min(confidence, UNKNOWN_SEGMENT_CAP);
+  }
   if (fields.throughScripts.length > 0 && !isrcTrusted && !corroborated(fields, durationDeltaMs)) {
     uncertain.push('the names agree only in transliteration, with nothing else to confirm it');
   }
