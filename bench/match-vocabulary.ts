@@ -111,7 +111,7 @@ export function hasOtherScript(text: string): boolean {
  * subtitle or a note, never shown alone.
  */
 export function latinHalf(text: string): string | null {
-  if (/[-([\])]/.test(text)) return null;
+  if (/[-([\])/]/.test(text)) return null;
   const half = text.replace(OTHER_SCRIPT_RUN, ' ').replace(/\s+/g, ' ').trim();
   return half.replace(/[^A-Za-z]/g, '').length >= 3 && half !== text ? half : null;
 }

@@ -87,3 +87,8 @@ export function compareAcrossScripts(source: PreparedTrack, candidate: PreparedT
     album: a.album === '' || b.album === '' ? Number.NaN : similarity(a.album, b.album),
   };
 }
+
+/** How well two titles' cores agree in script-free form, halves included ("Дискотека / Discoteque"). */
+export function coresAgreeAcrossScripts(source: PreparedTrack, candidate: PreparedTrack): number {
+  return best(alternatives(source.coreKey), alternatives(candidate.coreKey));
+}

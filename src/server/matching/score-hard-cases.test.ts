@@ -301,3 +301,33 @@ describe('two live recordings', () => {
     ).toBeLessThan(REVIEW_THRESHOLD);
   });
 });
+
+describe('a few more cases the benchmark found', () => {
+  it('keeps both of two "X Version" notes, so one is never taken for the other', () => {
+    const source = { name: 'Forever & Always (Duet Version) (Taylor’s Version)', artists: ['Taylor Swift'] };
+    expect(score(source, { ...source, name: 'Forever & Always (Duet Version)' }).confidence).toBeLessThan(
+      REVIEW_THRESHOLD,
+    );
+    expect(score(source, source).confidence).toBeGreaterThanOrEqual(ACCEPT_THRESHOLD);
+  });
+
+  it('reads "Cover Me Up" as an album name, "Covers, Vol. 2" as covers', () => {
+    const song = { name: 'Cover Me Up', artists: ['Morgan Wallen'] };
+    expect(
+      score({ ...song, album: 'Cover Me Up' }, { ...song, album: 'Dangerous' }).confidence,
+    ).toBeGreaterThanOrEqual(ACCEPT_THRESHOLD);
+    expect(
+      score({ ...song, album: 'Dangerous' }, { ...song, album: 'Covers, Vol. 2' }).confidence,
+    ).toBeLessThan(REVIEW_THRESHOLD);
+  });
+
+  it('does not let an inline credit swallow an unknown segment', () => {
+    const artists = ['Prok & Fitch', 'KYOZO'];
+    expect(
+      score(
+        { name: 'Tease feat. Kyozo (with KYOZO)', artists },
+        { name: 'Tease feat. Kyozo (Late Session)', artists },
+      ).confidence,
+    ).toBeLessThan(REVIEW_THRESHOLD);
+  });
+});

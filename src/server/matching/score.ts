@@ -1,5 +1,5 @@
 import type { NormalizedTrack } from '../providers/types';
-import { compareAcrossScripts } from './cross-script';
+import { compareAcrossScripts, coresAgreeAcrossScripts } from './cross-script';
 import { foldText } from './normalize';
 import { type PreparedTrack, prepareTrack } from './prepare';
 import { hasOtherScript, scriptFreeKey } from './scripts';
@@ -239,14 +239,12 @@ function fieldSimilarity(source: PreparedTrack, candidate: PreparedTrack): Field
  * Null when the titles differ in more than that, or the segments are one text in two scripts.
  */
 function unknownSegmentNote(source: PreparedTrack, candidate: PreparedTrack): string | null {
-  if (source.extrasKey === candidate.extrasKey || source.titleKey === candidate.titleKey) return null;
+  if (source.extrasKey === candidate.extrasKey) return null;
   const scripts = source.otherScript || candidate.otherScript;
   // The cores agree as a title would: as written, or transliterated (where romanizations differ a little).
   const agrees =
     similarity(source.coreKey, candidate.coreKey) >= CORE_AGREEMENT ||
-    (scripts &&
-      similarity(scriptFreeKey(source.coreKey), scriptFreeKey(candidate.coreKey)) >=
-        TRANSLITERATED_TITLE_AGREEMENT);
+    (scripts && coresAgreeAcrossScripts(source, candidate) >= TRANSLITERATED_TITLE_AGREEMENT);
   if (!agrees) return null;
   // "Forever (약속)" and "Forever (Yagsog)": one segment in two scripts.
   if (

@@ -384,7 +384,13 @@ const INLINE_FEAT_RE = /\s(?:feat\.?|ft\.?|featuring)\s+(.+)$/i;
 const OPEN_CREDIT_RE = /\s*[([]\s*((?:feat\.?|ft\.?|featuring|with)\s[^)\]]*)$/i;
 
 function mergeTags(into: VersionTag[], tags: readonly VersionTag[]): void {
-  for (const tag of tags) if (!into.some((t) => t.kind === tag.kind)) into.push(tag);
+  for (const tag of tags) {
+    const at = into.findIndex((t) => t.kind === tag.kind);
+    if (at < 0) into.push(tag);
+    // "(Duet Version) (Taylor’s Version)": both say which recording it is.
+    else if (tag.kind === 'alternate' && !into[at]?.detail.includes(tag.detail))
+      into[at] = { kind: 'alternate', detail: `${into[at]?.detail ?? ''} ${tag.detail}`.trim() };
+  }
 }
 
 const CREDIT_OPEN_RE = /[([](?=\s*(?:feat\.?|ft\.?|featuring|with)\s)/gi;
@@ -614,6 +620,8 @@ export function parseAlbum(raw: string): { album: string; albumKey: string; tags
   // Compilations of other recordings often say so only in their bare name: "Karaoke Hits of X", "A
   // Tribute to X", "Covers, Vol. 2", "Sped Up Hits 2024".
   for (const tag of detectVersionTags(folded)) {
+    // "Cover Me Up" is an album of its own songs; "Covers, Vol. 2" and "A Tribute to X" are not.
+    if (tag.kind === 'cover' && !/\b(?:covers|tribute)\b/.test(folded)) continue;
     if (ALBUM_NAME_KINDS.has(tag.kind) && !tags.some((t) => t.kind === tag.kind)) tags = [...tags, tag];
   }
   return { album: parsed.title, albumKey: folded, tags };
