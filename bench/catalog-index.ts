@@ -1,3 +1,4 @@
+import { latinSpellings } from '../src/sandbox/catalog/latin-spellings';
 import { foldText } from '../src/server/matching/normalize';
 import type { MusicProvider, NormalizedTrack, TrackQuery } from '../src/server/providers/types';
 import type { ServiceId } from '../src/shared/services';
@@ -37,15 +38,18 @@ export class CatalogIndex implements MusicProvider {
     readonly service: ServiceId = 'apple',
     readonly isrcBatchSize = 25,
   ) {
+    // Names in another script are found by their Latin spelling too, as on both services.
+    const withLatin = (text: string) => [text, ...latinSpellings(text)].join(' ');
     tracks.forEach((track, index) => {
-      const words = new Set(foldText(`${track.name} ${track.artists.join(' ')} ${track.album}`).split(' '));
+      const text = `${track.name} ${track.artists.join(' ')} ${track.album}`;
+      const words = new Set(foldText(withLatin(text)).split(' '));
       for (const word of words) {
         if (word === '') continue;
         const list = this.postings.get(word);
         if (list) list.push(index);
         else this.postings.set(word, [index]);
       }
-      for (const word of new Set(foldText(track.name).split(' '))) {
+      for (const word of new Set(foldText(withLatin(track.name)).split(' '))) {
         if (word === '') continue;
         const list = this.titlePostings.get(word);
         if (list) list.push(index);

@@ -2,19 +2,22 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { splitArtists } from '../src/server/matching/credits';
-import { foldText } from '../src/server/matching/normalize';
-import { prepareTrack } from '../src/server/matching/prepare';
-import { parseTitle } from '../src/server/matching/versions';
+import { transliterate } from 'transliteration';
 import type { NormalizedTrack } from '../src/server/providers/types';
 import { seededRandom } from '../src/shared/seeded-random';
+import { messUp, type RowKind, type SourceRow } from './match-mess';
+import { HELD_OUT_LABELS, hasOtherScript, latinHalf, OTHER_PERFORMERS, romanize } from './match-vocabulary';
 
 /**
- * A matching benchmark built from the Spotify playlist archive: its rows are the Spotify-side sources, and
- * an Apple-style catalog is derived from them by Apple's own presentation rules (one "A & B" artist
- * string, "(feat. X)" in the title, " - Single" albums, ±1 s durations, missing ISRCs), plus decoy versions
- * of the same songs (live, remix, acoustic, instrumental, clean, karaoke, sped up, slowed) and songs that
- * are missing altogether. Deterministic for a given seed.
+ * The match benchmark's data set. Its source rows are real (the Spotify playlist archive) or made up
+ * (`match-synthetic.ts`); the destination catalog is built from them: each present song once or twice in
+ * Apple's presentation, with real-world differences on either side (match-mess.ts), names in another
+ * script romanized on one side, other recordings labelled with words the matcher never names, covers by
+ * other performers, clean edits, and unrelated catalog noise.
+ *
+ * The truth is how each row was built: a destination copy is right for the source it was made from and
+ * for every source row of the same song (same written title and artists, lengths within 5 s), decided
+ * here with the benchmark's own plain normalization, never the matcher's parser.
  */
 
 /** The setting that names the archive CSV (spotify-playlist-archive-tracks.csv, 63k rows) on this machine. */
@@ -31,17 +34,10 @@ export function archiveCsvPath(): string {
   process.exit(2);
 }
 
-export type DecoyKind =
-  | 'live'
-  | 'remix'
-  | 'acoustic'
-  | 'instrumental'
-  | 'clean'
-  | 'karaoke'
-  | 'sped_up'
-  | 'slowed'
-  | 'cover';
-export type DestinationVariant = 'original' | DecoyKind;
+/** A source row as the archive gives it (Spotify's presentation). */
+export type { SourceRow } from './match-mess';
+
+export type DestinationVariant = 'original' | 'label' | 'clean' | 'other-performer' | 'other-cut' | 'noise';
 
 export interface DestinationTrack extends NormalizedTrack {
   /** The source row this entry was derived from (bench bookkeeping, not shown to the matcher). */
@@ -51,12 +47,11 @@ export interface DestinationTrack extends NormalizedTrack {
 
 export interface TruthEntry {
   sourceId: string;
-  /** Whether the source's recording exists in the destination catalog at all. */
   present: boolean;
-  /** Destination ids that are the same recording (the copy of this row, or of an identical row on another release). */
+  /** Destination ids of the same recording. */
   acceptableIds: string[];
-  /** Why it is absent: removed entirely, or only other versions of it remain. */
-  absence?: 'removed' | 'only-decoys' | 'unmarked-decoys';
+  /** What made the row hard: the script difference and the real-world differences applied to it. */
+  kinds: RowKind[];
 }
 
 export interface MatchDataset {
@@ -66,24 +61,19 @@ export interface MatchDataset {
 }
 
 export interface DatasetOptions {
-  csvPath?: string;
   seed?: number;
   /** Use only the first N rows (after a seeded shuffle). */
   limit?: number;
-  /** Share of sources absent from the destination with no trace. */
-  removedShare?: number;
-  /** Share of sources whose original is absent but whose decoy versions remain. */
-  onlyDecoysShare?: number;
-  /** Share of sources that get decoy versions. */
-  decoyShare?: number;
-  /** Share of sources that carry an ISRC (0 measures metadata matching alone). */
+  /** Share of sources that carry an ISRC (0: metadata alone, the headline figures). */
   isrcShare?: number;
-  /**
-   * Share of the removed sources that leave one "unmarked" decoy behind: a cover, karaoke, sped-up or live
-   * recording whose title is the original's word for word, so only the credits, the album and the length
-   * tell it apart (the wrong versions real catalogs propose when the original is missing).
-   */
-  unmarkedDecoyShare?: number;
+  /** Share of sources absent from the destination. */
+  absentShare?: number;
+  /** Share of present songs that also have other recordings in the catalog. */
+  decoyShare?: number;
+  /** Share of rows with real-world differences between the two sides. */
+  messShare?: number;
+  /** Unrelated catalog tracks, as a share of the sources. */
+  noiseShare?: number;
 }
 
 interface CsvRow {
@@ -94,23 +84,42 @@ interface CsvRow {
   duration_s: string;
 }
 
-const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const REGISTRANTS = ['US', 'GB', 'SE', 'DE', 'FR', 'JP', 'KR', 'QZ', 'NL', 'BR'];
-const REMIXERS = ['Kygo', 'Tiësto', 'Melad', 'R3HAB', 'Oliver Heldens', 'Frank Walker', 'MK', 'Joel Corry'];
-const VENUES = ['Wembley Stadium', 'Madison Square Garden', 'the BBC', 'Red Rocks', 'Spotify Sessions'];
-
-function pick<T>(random: () => number, items: readonly T[]): T {
-  const item = items[Math.floor(random() * items.length)];
-  if (item === undefined) throw new Error('pick from an empty list');
-  return item;
+export function readArchiveRows(csvPath: string): SourceRow[] {
+  const records = parse(readFileSync(csvPath, 'utf8'), { columns: true, skip_empty_lines: true }) as CsvRow[];
+  const seen = new Set<string>();
+  const rows: SourceRow[] = [];
+  for (const record of records) {
+    if (!record.track_id || seen.has(record.track_id)) continue;
+    seen.add(record.track_id);
+    let artists: string[] = [];
+    try {
+      const parsed: unknown = JSON.parse(record.artists);
+      if (Array.isArray(parsed))
+        artists = parsed.filter((a): a is string => typeof a === 'string' && a !== '');
+    } catch {
+      artists = [record.artists];
+    }
+    const seconds = Number(record.duration_s);
+    if (artists.length === 0 || !Number.isFinite(seconds) || seconds <= 0) continue;
+    rows.push({
+      id: record.track_id,
+      title: record.title,
+      artists,
+      album: record.album,
+      durationMs: seconds * 1000,
+    });
+  }
+  return rows;
 }
 
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const REGISTRANTS = ['US', 'GB', 'SE', 'DE', 'FR', 'JP', 'KR', 'QZ', 'NL', 'BR'];
+
 function makeIsrc(random: () => number): string {
-  let code = pick(random, REGISTRANTS);
+  let code = REGISTRANTS[Math.floor(random() * REGISTRANTS.length)] ?? 'QZ';
   for (let i = 0; i < 3; i++) code += LETTERS[Math.floor(random() * 26)] ?? 'A';
   code += String(10 + Math.floor(random() * 15)).padStart(2, '0');
-  code += String(Math.floor(random() * 100_000)).padStart(5, '0');
-  return code;
+  return code + String(Math.floor(random() * 100_000)).padStart(5, '0');
 }
 
 /** "A", "A & B", "A, B & C": how Apple writes several artists in its one artistName string. */
@@ -119,231 +128,24 @@ export function joinAppleArtists(names: readonly string[]): string {
   return `${names.slice(0, -1).join(', ')} & ${names[names.length - 1]}`;
 }
 
-/**
- * Two rows are the same recording when title (credits and neutral notes aside), artist set, version and
- * rating agree. This reuses the engine's parser; it only decides which *other* rows also count as right.
- */
-function songKey(track: NormalizedTrack): string {
-  const p = prepareTrack(track);
-  return `${p.titleKey}|${[...p.artistKeys].sort().join(',')}|${p.hardKey}|${p.softKey}|${String(track.explicit)}`;
+// The benchmark's own reading of a row's identity (never the matcher's): credits in any form, remaster
+// and edition notes, punctuation and script left out, every credited name counted.
+const CREDIT_RE = /\s*(?:[([]|\s-\s)?\s*\b(?:feat\.?|ft\.?|featuring|with)\s+([^)\]]*?)\s*(?:[)\]]|$)/gi;
+const NOTE_RE =
+  /\s*(?:[([]|\s-\s)\s*(?:\d{4}\s+)?(?:remaster(?:ed)?|deluxe|bonus track|from |single version|album version|original motion picture)[^)\]]*(?:[)\]]|$)/gi;
+
+function plain(text: string): string {
+  return transliterate(text)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '');
 }
 
-const CREDIT_IN_TITLE_RE = /[([](?:feat\.?|ft\.?|with|featuring)\s/i;
-const DASH_SUFFIX_RE = /^(.+?) - (.+)$/;
-
-function toAppleTitle(name: string, random: () => number): string {
-  // Apple writes version notes in brackets where Spotify uses " - X".
-  const dash = DASH_SUFFIX_RE.exec(name);
-  if (dash?.[1] && dash[2] && random() < 0.8) return `${dash[1]} (${dash[2]})`;
-  return name;
-}
-
-function toAppleTrack(source: NormalizedTrack, index: number, random: () => number): DestinationTrack {
-  let name = toAppleTitle(source.name, random);
-  let mainArtists = [...source.artists];
-  const creditSegment = CREDIT_IN_TITLE_RE.exec(source.name);
-  if (creditSegment) {
-    const titleLower = source.name.toLowerCase();
-    const credited = mainArtists.filter((a, i) => i > 0 && titleLower.includes(a.toLowerCase()));
-    mainArtists = mainArtists.filter((a) => !credited.includes(a));
-  } else if (mainArtists.length >= 2 && random() < 0.45) {
-    const featured = mainArtists.slice(1);
-    mainArtists = mainArtists.slice(0, 1);
-    name = `${name} (feat. ${joinAppleArtists(featured)})`;
-  }
-  let album = source.album;
-  if (foldText(source.album) === foldText(source.name)) {
-    const roll = random();
-    if (roll < 0.65) album = `${album} - Single`;
-    else if (roll < 0.75) album = `${album} - EP`;
-  }
-  const jitter = Math.round((random() * 2 - 1) * 1000);
-  let isrc = source.isrc?.toUpperCase();
-  const isrcRoll = random();
-  if (isrc && isrcRoll < 0.12) isrc = undefined;
-  else if (isrc && isrcRoll < 0.15) isrc = makeIsrc(random);
-  const id = `a${(1_000_000_000 + index).toString()}`;
-  return {
-    id,
-    uri: id,
-    name,
-    artists: [joinAppleArtists(mainArtists)],
-    album,
-    durationMs: Math.max(1_000, source.durationMs + jitter),
-    ...(isrc ? { isrc } : {}),
-    ...(source.explicit !== undefined ? { explicit: source.explicit } : {}),
-    originId: source.id,
-    variant: 'original',
-  };
-}
-
-function makeDecoy(
-  original: DestinationTrack,
-  source: NormalizedTrack,
-  kind: DecoyKind,
-  index: number,
-  random: () => number,
-): DestinationTrack {
-  const base = parseTitle(source.name).title;
-  const spotifyStyle = random() < 0.35;
-  const suffix = (label: string) => (spotifyStyle ? `${base} - ${label}` : `${base} (${label})`);
-  let name = suffix('Live');
-  let album = original.album;
-  let artists = original.artists;
-  let explicit = original.explicit;
-  switch (kind) {
-    case 'live':
-      name = random() < 0.5 ? suffix('Live') : suffix(`Live at ${pick(random, VENUES)}`);
-      if (random() < 0.5) album = `${source.album} (Live)`;
-      break;
-    case 'remix':
-      name = random() < 0.2 ? suffix('Remix') : suffix(`${pick(random, REMIXERS)} Remix`);
-      break;
-    case 'acoustic':
-      name = suffix(random() < 0.5 ? 'Acoustic' : 'Acoustic Version');
-      break;
-    case 'instrumental':
-      name = suffix('Instrumental');
-      break;
-    case 'clean':
-      name = original.name;
-      explicit = false;
-      break;
-    case 'karaoke':
-      name = suffix(random() < 0.5 ? 'Karaoke Version' : 'Karaoke');
-      if (random() < 0.3) artists = ['Karaoke Hits Band'];
-      break;
-    case 'sped_up':
-      name = suffix('Sped Up');
-      break;
-    case 'slowed':
-      name = suffix(random() < 0.5 ? 'Slowed + Reverb' : 'Slowed');
-      break;
-  }
-  // Similar duration on purpose: the version words, not the length, must tell these apart.
-  const jitter = Math.round((random() * 2 - 1) * 2_500);
-  const id = `d${(1_000_000_000 + index).toString()}`;
-  return {
-    id,
-    uri: id,
-    name,
-    artists,
-    album,
-    durationMs: Math.max(1_000, original.durationMs + jitter),
-    isrc: makeIsrc(random),
-    ...(explicit !== undefined ? { explicit } : {}),
-    originId: source.id,
-    variant: kind,
-  };
-}
-
-const KARAOKE_ARTISTS = ['Sing2Piano', 'Ameritz Karaoke Band', 'Party Tyme Karaoke', 'The Karaoke Channel'];
-const UNMARKED_KINDS = ['cover', 'karaoke', 'sped_up', 'live'] as const;
-
-/** A different recording with the original's exact title: credits, album and length are the evidence. */
-function makeUnmarkedDecoy(
-  template: DestinationTrack,
-  source: NormalizedTrack,
-  kind: (typeof UNMARKED_KINDS)[number],
-  index: number,
-  random: () => number,
-): DestinationTrack {
-  const primary = source.artists[0] ?? 'Unknown';
-  let artists = template.artists;
-  let album = template.album;
-  let durationMs = template.durationMs;
-  const shift = (low: number, high: number) => Math.round(low + random() * (high - low));
-  switch (kind) {
-    case 'cover':
-      artists = [
-        pick(random, [
-          `${primary} Tribute Band`,
-          'The Cover Collective',
-          `Tribute to ${primary}`,
-          'Vitamin Quartet',
-        ]),
-      ];
-      album = pick(random, [`A Tribute to ${primary}`, 'Covers, Vol. 2', `${source.album} (Covers)`]);
-      durationMs += shift(-12_000, 12_000);
-      break;
-    case 'karaoke':
-      artists = [pick(random, KARAOKE_ARTISTS)];
-      album = pick(random, [
-        `Karaoke Hits of ${primary}`,
-        'Sing Like the Stars (Karaoke)',
-        `${primary} Karaoke`,
-      ]);
-      durationMs += shift(-2_000, 2_000);
-      break;
-    case 'sped_up':
-      artists = random() < 0.5 ? [...template.artists, 'sped up nightcore'] : template.artists;
-      album = pick(random, [`${source.album} (Sped Up)`, 'Sped Up Hits 2024', `${source.album} [sped up]`]);
-      durationMs = Math.round(durationMs * (0.78 + random() * 0.08));
-      break;
-    case 'live':
-      album = pick(random, [`Live at ${pick(random, VENUES)}`, `${source.album} (Live)`, `${primary} Live`]);
-      durationMs += shift(6_000, 40_000);
-      break;
-  }
-  const id = `u${(1_000_000_000 + index).toString()}`;
-  return {
-    id,
-    uri: id,
-    name: template.name,
-    artists,
-    album,
-    durationMs: Math.max(1_000, durationMs),
-    isrc: makeIsrc(random),
-    ...(template.explicit !== undefined ? { explicit: template.explicit } : {}),
-    originId: source.id,
-    variant: kind,
-  };
-}
-
-const DECOY_KINDS: readonly DecoyKind[] = [
-  'live',
-  'remix',
-  'acoustic',
-  'instrumental',
-  'karaoke',
-  'sped_up',
-  'slowed',
-];
-
-function readSources(csvPath: string, random: () => number, isrcShare: number): NormalizedTrack[] {
-  const rows = parse(readFileSync(csvPath, 'utf8'), { columns: true, skip_empty_lines: true }) as CsvRow[];
-  const seen = new Set<string>();
-  const sources: NormalizedTrack[] = [];
-  for (const row of rows) {
-    if (!row.track_id || seen.has(row.track_id)) continue;
-    seen.add(row.track_id);
-    let artists: string[] = [];
-    try {
-      const parsed: unknown = JSON.parse(row.artists);
-      if (Array.isArray(parsed)) artists = parsed.filter((a): a is string => typeof a === 'string');
-    } catch {
-      artists = [row.artists];
-    }
-    const seconds = Number(row.duration_s);
-    // The same song on two releases carries the same rating, so the flag follows the song, not the row.
-    const parsed = parseTitle(row.title);
-    const credited = splitArtists([...artists, ...parsed.featured])
-      .map(foldText)
-      .sort();
-    const explicit = hashUnit(`${foldText(parsed.title)}|${credited.join(',')}`) < 0.12;
-    const hasIsrc = random() < isrcShare;
-    sources.push({
-      id: row.track_id,
-      uri: `spotify:track:${row.track_id}`,
-      name: row.title,
-      artists,
-      album: row.album,
-      durationMs: Number.isFinite(seconds) ? seconds * 1000 + Math.floor(random() * 1000) : 0,
-      ...(hasIsrc ? { isrc: random() < 0.05 ? makeIsrc(random).toLowerCase() : makeIsrc(random) } : {}),
-      explicit,
-    });
-  }
-  return sources;
+/** The benchmark's plain identity of a song: its title and every name it credits, however written. */
+function songKey(row: SourceRow): string {
+  const credited = [...row.title.matchAll(CREDIT_RE)].flatMap((m) => (m[1] ?? '').split(/,|&| and /));
+  const title = plain(row.title.replace(CREDIT_RE, ' ').replace(NOTE_RE, ' '));
+  const names = [...new Set([...row.artists, ...credited].map(plain).filter((name) => name !== ''))].sort();
+  return `${title}|${names.join(',')}`;
 }
 
 function hashUnit(text: string): number {
@@ -365,79 +167,210 @@ function shuffle<T>(items: T[], random: () => number): T[] {
   return items;
 }
 
-export function buildMatchDataset(options: DatasetOptions = {}): MatchDataset {
-  const random = seededRandom(options.seed ?? 20_260_222);
-  const removedShare = options.removedShare ?? 0.05;
-  const onlyDecoysShare = options.onlyDecoysShare ?? 0.02;
-  const decoyShare = options.decoyShare ?? 0.35;
+/** Apple's presentation: "(X)" for Spotify's " - X", featured artists in the title, " - Single" albums. */
+function appleStyle(row: SourceRow, random: () => number): SourceRow {
+  let title = row.title;
+  const dash = /^(.+?) - (.+)$/.exec(title);
+  if (dash?.[1] && dash[2] && random() < 0.8) title = `${dash[1]} (${dash[2]})`;
+  let artists = [...row.artists];
+  if (/[([](?:feat\.?|ft\.?|with)\s/i.test(title)) {
+    const lower = title.toLowerCase();
+    artists = artists.filter((artist, i) => i === 0 || !lower.includes(artist.toLowerCase()));
+  } else if (artists.length >= 2 && random() < 0.45) {
+    title = `${title} (feat. ${joinAppleArtists(artists.slice(1))})`;
+    artists = artists.slice(0, 1);
+  }
+  const single = row.album.trim().toLowerCase() === row.title.trim().toLowerCase();
+  const album = single && random() < 0.65 ? `${row.album} - Single` : row.album;
+  return { ...row, title, artists: [joinAppleArtists(artists)], album };
+}
 
-  let sources = shuffle(
-    readSources(options.csvPath ?? archiveCsvPath(), random, options.isrcShare ?? 0.92),
-    random,
-  );
-  if (options.limit !== undefined) sources = sources.slice(0, options.limit);
+/** One side shows a name in another script in Latin letters: romanized, or only its Latin half. */
+function crossScript(row: SourceRow, random: () => number): SourceRow {
+  const latin = (text: string) => {
+    if (!hasOtherScript(text)) return text;
+    const half = latinHalf(text);
+    return half && random() < 0.5 ? half : romanize(text, random);
+  };
+  return {
+    ...row,
+    title: latin(row.title),
+    artists: row.artists.map((artist) => (random() < 0.7 ? latin(artist) : artist)),
+    album: random() < 0.7 ? latin(row.album) : row.album,
+  };
+}
 
-  const destination: DestinationTrack[] = [];
-  const absence = new Map<string, NonNullable<TruthEntry['absence']>>();
-  let decoyIndex = 0;
-  sources.forEach((source, index) => {
-    const roll = random();
-    if (roll < removedShare) {
-      absence.set(source.id, 'removed');
-      return;
+export function buildMatchDataset(rows: readonly SourceRow[], options: DatasetOptions = {}): MatchDataset {
+  const seed = options.seed ?? 20_261_127;
+  const random = seededRandom(seed);
+  const shuffled = shuffle([...rows], random);
+  const sample = options.limit !== undefined ? shuffled.slice(0, options.limit) : shuffled;
+  const builder = new DestinationBuilder(random, options, new Set(rows.map(songKey)));
+  const sources = sample.map((row, index) => builder.add(row, index));
+  // Unrelated catalog noise: rows of other songs, and songs sharing a source's title by someone else.
+  const sampledKeys = new Set(sample.map(songKey));
+  const noise = shuffled.slice(sample.length).filter((row) => !sampledKeys.has(songKey(row)));
+  builder.addNoise(noise.slice(0, Math.round(sample.length * (options.noiseShare ?? 0.3))), sample);
+  return { sources, destination: builder.destination, truth: builder.truth() };
+}
+
+class DestinationBuilder {
+  readonly destination: DestinationTrack[] = [];
+  private readonly groups = new Map<string, { durationMs: number; ids: string[]; entries: TruthEntry[] }[]>();
+  private readonly entries: TruthEntry[] = [];
+  private next = 0;
+
+  constructor(
+    private readonly random: () => number,
+    private readonly options: DatasetOptions,
+    /** Every row's song key: a made-up other recording must not be one of them. */
+    private readonly knownSongs: ReadonlySet<string>,
+  ) {}
+
+  private id(prefix: string): string {
+    return `${prefix}${(1_000_000_000 + this.next++).toString()}`;
+  }
+
+  private push(track: Omit<DestinationTrack, 'id' | 'uri'>, prefix: string): string {
+    const id = this.id(prefix);
+    this.destination.push({ ...track, id, uri: id });
+    return id;
+  }
+
+  /** Adds one source row's destination entries and returns the source track. */
+  add(row: SourceRow, index: number): NormalizedTrack {
+    const random = this.random;
+    const key = songKey(row);
+    const explicit = hashUnit(key) < 0.12;
+    const isrc = makeIsrc(random);
+    const kinds: RowKind[] = [];
+    let sourceSide = row;
+    let destinationSide = appleStyle(row, random);
+    if (hasOtherScript(`${row.title} ${row.artists.join(' ')} ${row.album}`) && random() < 0.8) {
+      if (random() < 0.5) sourceSide = crossScript(row, random);
+      else destinationSide = crossScript(destinationSide, random);
+      kinds.push('script');
     }
-    const original = toAppleTrack(source, index, random);
-    const onlyDecoys = roll < removedShare + onlyDecoysShare;
-    if (onlyDecoys) absence.set(source.id, 'only-decoys');
-    else destination.push(original);
-
-    const untagged = parseTitle(source.name).tags.length === 0;
-    if (!untagged || (!onlyDecoys && random() >= decoyShare)) return;
-    const kinds = shuffle([...DECOY_KINDS], random).slice(0, 1 + Math.floor(random() * 3));
-    if (source.explicit) kinds.push('clean');
-    for (const kind of kinds) destination.push(makeDecoy(original, source, kind, decoyIndex++, random));
-  });
-
-  // Unmarked decoys draw from their own generator, so the rest of the data set stays as it was.
-  const decoyRandom = seededRandom((options.seed ?? 20_260_222) ^ 0x5eed);
-  const unmarkedShare = options.unmarkedDecoyShare ?? 0.6;
-  sources.forEach((source, index) => {
-    if (absence.get(source.id) !== 'removed' || decoyRandom() >= unmarkedShare) return;
-    const template = toAppleTrack(source, index, decoyRandom);
-    const kind = pick(decoyRandom, UNMARKED_KINDS);
-    destination.push(makeUnmarkedDecoy(template, source, kind, decoyIndex++, decoyRandom));
-    absence.set(source.id, 'unmarked-decoys');
-  });
-
-  // Identical rows on other releases (the single and the album) are the same recording: either is right.
-  const originalsByKey = new Map<string, DestinationTrack[]>();
-  const sourceById = new Map(sources.map((s) => [s.id, s]));
-  for (const track of destination) {
-    if (track.variant !== 'original') continue;
-    const origin = sourceById.get(track.originId);
-    if (!origin) continue;
-    const key = songKey(origin);
-    const list = originalsByKey.get(key) ?? [];
-    list.push(track);
-    originalsByKey.set(key, list);
+    if (random() < (this.options.messShare ?? 0.4)) {
+      if (random() < 0.5) sourceSide = messUp(sourceSide, random, kinds);
+      else destinationSide = messUp(destinationSide, random, kinds);
+    }
+    const source: NormalizedTrack = {
+      id: row.id,
+      uri: `spotify:track:${row.id}`,
+      name: sourceSide.title,
+      artists: sourceSide.artists,
+      album: sourceSide.album,
+      durationMs: Math.round(row.durationMs + random() * 999),
+      ...(random() < (this.options.isrcShare ?? 0.9) ? { isrc } : {}),
+      explicit,
+    };
+    const present = random() >= (this.options.absentShare ?? 0.06);
+    const ids = present ? this.addOriginal(source, destinationSide, isrc, index) : [];
+    this.addDecoys(source, destinationSide, present);
+    this.remember(row, key, { sourceId: row.id, present, acceptableIds: ids, kinds });
+    return source;
   }
-  const truth = new Map<string, TruthEntry>();
-  for (const source of sources) {
-    const acceptableIds = (originalsByKey.get(songKey(source)) ?? [])
-      .filter((t) => {
-        const origin = sourceById.get(t.originId);
-        return origin !== undefined && Math.abs(origin.durationMs - source.durationMs) <= 3_000;
-      })
-      .map((t) => t.id);
-    const why = absence.get(source.id);
-    truth.set(source.id, {
-      sourceId: source.id,
-      present: acceptableIds.length > 0,
-      acceptableIds,
-      ...(why && acceptableIds.length === 0 ? { absence: why } : {}),
-    });
+
+  private addOriginal(source: NormalizedTrack, side: SourceRow, isrc: string, index: number): string[] {
+    const random = this.random;
+    const base = {
+      name: side.title,
+      artists: side.artists,
+      album: side.album,
+      durationMs: Math.max(30_000, source.durationMs + Math.round((random() * 2 - 1) * 1_800)),
+      ...(source.explicit !== undefined ? { explicit: source.explicit } : {}),
+      originId: source.id,
+      variant: 'original' as const,
+    };
+    const ids = [this.push({ ...base, ...(random() < 0.85 ? { isrc } : {}) }, 'a')];
+    // The same recording on a second release: the single and the album, or a compilation.
+    if (index % 17 === 0) {
+      const album = random() < 0.5 ? 'Greatest Hits' : `${side.album} (Deluxe)`;
+      ids.push(
+        this.push({ ...base, album, durationMs: base.durationMs + Math.round(random() * 800 - 400) }, 'a'),
+      );
+    }
+    return ids;
   }
-  return { sources, destination, truth };
+
+  /** Other recordings of the song: labelled with held-out words, clean edits, covers, other cuts. */
+  private addDecoys(source: NormalizedTrack, side: SourceRow, present: boolean): void {
+    const random = this.random;
+    const near = (spread: number) =>
+      Math.max(30_000, source.durationMs + Math.round((random() * 2 - 1) * spread));
+    const common = { artists: side.artists, album: side.album, originId: source.id };
+    const bare = side.title.replace(/\s*[-([].*$/, '').trim() || side.title;
+    if (random() < (present ? (this.options.decoyShare ?? 0.35) : 0.75)) {
+      const count = 1 + Math.floor(random() * 3);
+      for (let k = 0; k < count; k++) {
+        const label = HELD_OUT_LABELS[Math.floor(random() * HELD_OUT_LABELS.length)] ?? 'Reimagined';
+        const name = random() < 0.4 ? `${bare} - ${label}` : `${bare} (${label})`;
+        // Never a song the archive really has ("Deck the Halls - Piano Version" is one).
+        if (this.knownSongs.has(songKey({ ...side, title: name }))) continue;
+        this.push(
+          { ...common, name, durationMs: near(3_000), isrc: makeIsrc(random), variant: 'label' },
+          'd',
+        );
+      }
+    }
+    if (source.explicit && random() < 0.5) {
+      const name = side.title;
+      this.push({ ...common, name, durationMs: near(400), explicit: false, variant: 'clean' }, 'd');
+    }
+    if (!present && random() < 0.5) {
+      const performer =
+        OTHER_PERFORMERS[Math.floor(random() * OTHER_PERFORMERS.length)] ?? 'Northbound Players';
+      const cover = { ...common, name: side.title, artists: [performer], durationMs: near(4_000) };
+      this.push({ ...cover, variant: 'other-performer' }, 'u');
+    }
+    if (!present && random() < 0.3) {
+      const longer = source.durationMs + 15_000 + Math.round(random() * 25_000);
+      this.push({ ...common, name: side.title, durationMs: longer, variant: 'other-cut' }, 'u');
+    }
+  }
+
+  addNoise(rows: readonly SourceRow[], sample: readonly SourceRow[]): void {
+    for (const row of rows) {
+      const side = appleStyle(row, this.random);
+      this.push({ ...side, name: side.title, originId: row.id, variant: 'noise' }, 'n');
+    }
+    // Songs sharing a title with a source, by unrelated artists.
+    for (const row of sample.slice(0, Math.round(sample.length * 0.1))) {
+      const other = rows[Math.floor(this.random() * rows.length)];
+      if (!other) break;
+      const name = row.title.replace(/\s*[-([].*$/, '').trim() || row.title;
+      const durationMs = 120_000 + Math.floor(this.random() * 180_000);
+      this.push(
+        { name, artists: other.artists, album: other.album, durationMs, originId: row.id, variant: 'noise' },
+        'n',
+      );
+    }
+  }
+
+  private remember(row: SourceRow, key: string, entry: TruthEntry): void {
+    const groups = this.groups.get(key) ?? [];
+    this.groups.set(key, groups);
+    let group = groups.find((g) => Math.abs(g.durationMs - row.durationMs) <= 5_000);
+    if (!group) {
+      group = { durationMs: row.durationMs, ids: [], entries: [] };
+      groups.push(group);
+    }
+    group.ids.push(...entry.acceptableIds);
+    group.entries.push(entry);
+    this.entries.push(entry);
+  }
+
+  /** Every copy of a song is right for every source row of that song. */
+  truth(): Map<string, TruthEntry> {
+    for (const group of [...this.groups.values()].flat()) {
+      for (const entry of group.entries) {
+        entry.acceptableIds = [...new Set([...entry.acceptableIds, ...group.ids])];
+        entry.present = entry.acceptableIds.length > 0;
+      }
+    }
+    return new Map(this.entries.map((entry) => [entry.sourceId, entry]));
+  }
 }
 
 /** Writes sources.jsonl, destination.jsonl and truth.jsonl so other benchmarks (the CLI) can reuse the set. */

@@ -86,6 +86,18 @@ describe('npm run crossfade -- match-files', () => {
         else expect(line.status).not.toBe('accepted');
       }
       expect(lines[0].confidence).toBeGreaterThanOrEqual(90);
+      // Every row lists what it was offered, best first, at most 5: the live cut is there for the person
+      // to pick by hand, below the studio recording.
+      for (const line of lines) {
+        expect(line.candidates.length).toBeLessThanOrEqual(5);
+        const confidences = line.candidates.map((c: { confidence: number }) => c.confidence);
+        expect(confidences).toEqual([...confidences].sort((a, b) => b - a));
+      }
+      expect(lines[1].candidates.map((c: { destinationId: string }) => c.destinationId)).toEqual([
+        '1500000003',
+        '1500000002',
+      ]);
+      expect(lines[3].candidates).toEqual([]);
       expect(result.stderr).toMatch(
         /4 sources against 3 catalog tracks on (apple|spotify): 3 matched, 1 unmatched/,
       );

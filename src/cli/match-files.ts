@@ -7,7 +7,7 @@ import { loadCatalogFile } from '../sandbox/catalog/load-file';
 import { createSandbox } from '../sandbox/index';
 import { DEMO_USER } from '../sandbox/spotify/state';
 import { MemoryMatchCache } from '../server/matching/cache';
-import { matchTracks } from '../server/matching/pipeline';
+import { MAX_CANDIDATES, matchTracks } from '../server/matching/pipeline';
 import { AppleMusicProvider } from '../server/providers/apple/client';
 import {
   createDeveloperTokenSigner,
@@ -179,6 +179,11 @@ export async function runMatchFiles(args: string[]): Promise<number> {
           destinationId,
           confidence: Math.round(match.confidence),
           status: match.status,
+          // What a review or unmatched row offers the person, best first, so the band can be measured.
+          candidates: match.candidates.slice(0, MAX_CANDIDATES).map((candidate) => ({
+            destinationId: candidate.track.id,
+            confidence: Math.round(candidate.confidence),
+          })),
         }),
       );
       if (out.length >= 1000) process.stdout.write(`${out.splice(0).join('\n')}\n`);

@@ -1,3 +1,4 @@
+import { latinSpellings } from '../catalog/latin-spellings';
 import type { Catalog, CatalogRelease, CatalogTrack } from '../catalog/types';
 import {
   albumIdFor,
@@ -104,10 +105,12 @@ export class AppleCatalogIndex {
       if (sameIsrc) sameIsrc.push(record);
       else this.byIsrc.set(isrc, [record]);
 
+      // Names in another script are found by their Latin spelling too, as on Apple Music.
+      const withLatin = (text: string) => [text, ...latinSpellings(text)].flatMap(searchTokens);
       const fields: SearchFields = {
-        name: searchTokens(record.name),
-        artist: searchTokens(track.artists.join(' ')),
-        album: searchTokens(record.albumName),
+        name: withLatin(record.name),
+        artist: withLatin(track.artists.join(' ')),
+        album: withLatin(record.albumName),
       };
       this.fields.push(fields);
       for (const tokens of [fields.name, fields.artist, fields.album]) {

@@ -1,3 +1,5 @@
+import { latinSpellings } from '../catalog/latin-spellings';
+
 /**
  * Track search for the emulator: an inverted index over normalized tokens (per field and across fields) plus
  * an ISRC map, built once, so a search touches only the posting lists of its own tokens, never the catalog.
@@ -142,6 +144,14 @@ export class TrackSearchIndex {
       for (const artist of track.artists)
         for (const token of cachedWords(artist)) this.add('artist', token, index);
       for (const token of cachedWords(track.album)) this.add('album', token, index);
+      // Names in another script are found by their Latin spelling too, as on Spotify.
+      const latin = (field: Field, text: string) => {
+        for (const spelling of latinSpellings(text))
+          for (const token of cachedWords(spelling)) this.add(field, token, index);
+      };
+      latin('title', track.title);
+      for (const artist of track.artists) latin('artist', artist);
+      latin('album', track.album);
       const isrc = track.isrc.toUpperCase();
       const list = this.byIsrc.get(isrc);
       if (list) list.push(index);

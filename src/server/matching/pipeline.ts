@@ -8,11 +8,12 @@ import {
   REVIEW_THRESHOLD,
   rankCandidates,
   type ScoredCandidate,
+  type ScoringOptions,
   statusFor,
   unmatchedReasons,
   VERSION_MISMATCH_CAP,
 } from './score';
-import { buildStrategies, queryKey } from './strategies';
+import { buildStrategies, queryKey, type SearchStrategyName } from './strategies';
 
 export interface TrackMatch {
   sourceId: string;
@@ -53,6 +54,8 @@ export interface MatchOptions {
    * Only useful with a `cache` that lives across the chunks.
    */
   isrcLookahead?: readonly string[];
+  /** On by default; the benchmark turns it off to show that its figures then fail (see `ScoringOptions`). */
+  versionDetection?: boolean;
 }
 
 export const MAX_CANDIDATES = 5;
@@ -179,29 +182,48 @@ function isrcProvesAbsence(source: PreparedTrack, isrcAnswers: Map<string, Norma
   return answer !== undefined && answer.length === 0;
 }
 
+/**
+ * Whether a search is still worth its call. The artist's list of songs is for titles no other search
+ * found (written in another script or another language there): only while nothing so far is worth a
+ * review. After the ISRC answer proved the recording absent, only the title + artist search (and its Latin
+ * form, for a name in another script) looks for it under another code, then that artist list.
+ */
+function worthSearching(
+  name: SearchStrategyName,
+  ranked: readonly ScoredCandidate[],
+  absent: boolean,
+  searched: boolean,
+): boolean {
+  if (name === 'artist') return (ranked[0]?.confidence ?? 0) < REVIEW_THRESHOLD;
+  if (absent) return !searched || name === 'transliterated';
+  return true;
+}
+
 async function findCandidates(
   source: PreparedTrack,
   isrcAnswers: Map<string, NormalizedTrack[]>,
   lookups: LookupService,
+  scoring: ScoringOptions,
 ): Promise<ScoredCandidate[]> {
   const pool: NormalizedTrack[] = [];
   let ranked: ScoredCandidate[] = [];
   const absent = isrcProvesAbsence(source, isrcAnswers);
+  let searched = false;
   for (const strategy of buildStrategies(source)) {
+    if (strategy.kind === 'search' && !worthSearching(strategy.name, ranked, absent, searched)) continue;
     const answer =
       strategy.kind === 'isrc'
         ? (isrcAnswers.get(strategy.isrc) ?? [])
         : await lookups.search(strategy.query);
+    if (strategy.kind === 'search') searched = true;
     // A track the person cannot play where they are (Spotify's `is_playable: false`, an Apple song without
     // `playParams`) is never a candidate, however well it matches.
     const found = answer.filter((track) => track.availability?.playable !== false);
     if (found.length > 0) {
       pool.push(...found);
-      ranked = rankCandidates(source, pool);
+      ranked = rankCandidates(source, pool, scoring);
       if (isAccepted(ranked)) break;
     }
-    // The recording is not there under its ISRC; one search (title + artist) looks for it under another.
-    if (absent && strategy.kind === 'search') break;
   }
   return ranked;
 }
@@ -265,6 +287,7 @@ export async function matchTracks(
 ): Promise<TrackMatch[]> {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const lookups = new LookupService(destination, options.region, options.cache);
+  const scoring: ScoringOptions = { versionDetection: options.versionDetection !== false };
   const prepared = sources.map(prepareTrack);
 
   const isrcs = [...new Set(prepared.map((p) => p.isrc).filter((isrc): isrc is string => isrc !== null))];
@@ -279,7 +302,7 @@ export async function matchTracks(
   await mapWithConcurrency(indices, concurrency, async (index) => {
     const source = prepared[index];
     if (!source) return;
-    const ranked = await findCandidates(source, isrcAnswers, lookups);
+    const ranked = await findCandidates(source, isrcAnswers, lookups, scoring);
     let match = buildMatch(source, ranked);
     if (options.tieBreaker) match = await applyTieBreaker(match, options.tieBreaker);
     results[index] = match;

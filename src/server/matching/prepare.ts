@@ -2,6 +2,7 @@ import type { NormalizedTrack } from '../providers/types';
 import { splitArtists } from './credits';
 import { normalizeIsrc } from './isrc';
 import { foldText, unifyText } from './normalize';
+import { hasOtherScript } from './scripts';
 import {
   type HardVersionKind,
   isHardKind,
@@ -22,6 +23,13 @@ export interface PreparedTrack {
   /** Readable title without credits or version segments (used for searches). */
   readonly title: string;
   readonly titleKey: string;
+  /** The title to search for: hard version segments kept as written, credits and soft notes left out. */
+  readonly queryTitle: string;
+  /** The title key without the segments nobody recognised (see `ParsedTitle.extras`), and their words in order. */
+  readonly coreKey: string;
+  readonly extrasKey: string;
+  /** Title, artists or album hold letters of another script than Latin (compared transliterated too). */
+  readonly otherScript: boolean;
   /** Credited artists: the artist list split on "&", ",", " x ", plus those named in the title. */
   readonly artists: readonly string[];
   readonly artistKeys: readonly string[];
@@ -161,11 +169,17 @@ function buildPrepared(track: NormalizedTrack): PreparedTrack {
     versionLabels = [...tags.map(versionLabel), ...versionLabels];
   }
 
-  const titleKey = keyOf(parsedTitle.title);
+  const titleKey = keyOf(parsedTitle.title) || keyOf(track.name);
+  const extras = parsedTitle.extras;
   return {
     track,
     title: parsedTitle.title,
-    titleKey: titleKey === '' ? keyOf(track.name) : titleKey,
+    titleKey,
+    queryTitle: parsedTitle.query,
+    coreKey: extras.length === 0 ? titleKey : keyOf(parsedTitle.core) || titleKey,
+    extrasKey: extras.length === 0 ? '' : extras.map(keyOf).join(' '),
+    otherScript:
+      hasOtherScript(track.name) || track.artists.some(hasOtherScript) || hasOtherScript(track.album ?? ''),
     artists,
     artistKeys,
     primaryArtist: artists[0] ?? '',

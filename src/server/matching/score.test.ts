@@ -132,7 +132,7 @@ describe('a different version never stands in for the original', () => {
     ['Firework', 'Firework (Melad Remix)', 'different version: remix melad'],
     ['Despacito', 'Despacito - Remix', 'different version: remix'],
     ['Creep', 'Creep (Live)', 'different version: live'],
-    ['Creep', 'Creep - Live at the BBC', 'different version: live'],
+    ['Creep', 'Creep - Live at the BBC', 'different version: live bbc'],
     ['Hallelujah', 'Hallelujah (Instrumental)', 'different version: instrumental'],
     ['Shallow', 'Shallow (Karaoke Version)', 'different version: karaoke'],
     ['Heather', 'Heather (Sped Up)', 'different version: sped up'],

@@ -1,5 +1,8 @@
 import type { NormalizedTrack } from '../providers/types';
+import { compareAcrossScripts, coresAgreeAcrossScripts } from './cross-script';
+import { foldText } from './normalize';
 import { type PreparedTrack, prepareTrack } from './prepare';
+import { hasOtherScript, scriptFreeKey } from './scripts';
 import { similarity } from './similarity';
 import { type HardVersionKind, type SoftVersionKind, versionLabel } from './versions';
 
@@ -110,6 +113,37 @@ function hardLabel(kind: HardVersionKind, detail: string): string {
 
 const SAME_VERSION: VersionComparison = { gate: [], review: [], soft: [] };
 
+function containsWords(haystack: string, needle: string): boolean {
+  return ` ${haystack} `.includes(` ${needle} `);
+}
+
+/** Words a remixer's name loses inside a remix note ("again&again" is read "again again" there). */
+const CONNECTIVES_RE = /\b(?:and|the|by)\b/g;
+
+function nameWords(folded: string): string {
+  return folded.replace(CONNECTIVES_RE, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Whether a track whose title says only "Remix" names the remixer elsewhere: among its artists (Spotify
+ * credits remixers) or in its album ("Song (X Remix) - Single"). Names of a letter or two prove nothing.
+ * (A different named remix on the same single, "VIP" or "Dub", never gets here: it has a name of its own.)
+ */
+function creditsRemixer(track: PreparedTrack, remixer: string): boolean {
+  const name = nameWords(remixer);
+  if (name.length < 3) return false;
+  const matches = (key: string) => {
+    const words = nameWords(key);
+    return words.length >= 3 && (containsWords(name, words) || containsWords(words, name));
+  };
+  return track.artistKeys.some(matches) || containsWords(nameWords(foldText(track.track.album ?? '')), name);
+}
+
+/** "Song (Edit)" that credits X, against "Song - X Edit": X's edit, with its name left out of the title. */
+function isEditBy(track: PreparedTrack, remixer: string): boolean {
+  return remixer !== '' && track.soft.has('radio_edit') && creditsRemixer(track, remixer);
+}
+
 function compareVersions(source: PreparedTrack, candidate: PreparedTrack): VersionComparison {
   if (source.hardKey === candidate.hardKey && source.softKey === candidate.softKey) return SAME_VERSION;
   const gate: string[] = [];
@@ -118,20 +152,28 @@ function compareVersions(source: PreparedTrack, candidate: PreparedTrack): Versi
   for (const [kind, detail] of candidate.hard) {
     const sourceDetail = source.hard.get(kind);
     if (sourceDetail === undefined) {
-      gate.push(`different version: ${hardLabel(kind, detail)}`);
+      if (kind === 'remix' && isEditBy(source, detail)) soft.push(`candidate names the edit: ${detail}`);
+      else gate.push(`different version: ${hardLabel(kind, detail)}`);
     } else if (sourceDetail !== detail) {
-      const comparable = kind === 'remix' ? sourceDetail !== '' && detail !== '' : true;
-      const overlapping =
-        kind === 'remix' && (sourceDetail.includes(detail) || detail.includes(sourceDetail));
+      const named = kind === 'remix' || kind === 'live';
+      const comparable = named ? sourceDetail !== '' && detail !== '' : true;
+      const overlapping = named && (sourceDetail.includes(detail) || detail.includes(sourceDetail));
+      // A concert named on one side only ("Live" and "Live at Wembley") is the same live recording.
+      if (kind === 'live' && !comparable) continue;
       if (!comparable) {
-        review.push(`remix may differ: ${hardLabel(kind, sourceDetail)} vs ${hardLabel(kind, detail)}`);
+        // "Song (Remix)" against "Song - X Remix" is the same remix when the unnamed side credits X.
+        const unnamed = sourceDetail === '' ? source : candidate;
+        if (!creditsRemixer(unnamed, sourceDetail || detail))
+          review.push(`remix may differ: ${hardLabel(kind, sourceDetail)} vs ${hardLabel(kind, detail)}`);
       } else if (!overlapping) {
         gate.push(`different version: ${hardLabel(kind, detail)} (source: ${hardLabel(kind, sourceDetail)})`);
       }
     }
   }
   for (const [kind, detail] of source.hard) {
-    if (!candidate.hard.has(kind)) gate.push(`different version: not ${hardLabel(kind, detail)}`);
+    if (candidate.hard.has(kind)) continue;
+    if (kind === 'remix' && isEditBy(candidate, detail)) soft.push(`source names the edit: ${detail}`);
+    else gate.push(`different version: not ${hardLabel(kind, detail)}`);
   }
   const softKinds = new Set<SoftVersionKind>([...source.soft.keys(), ...candidate.soft.keys()]);
   for (const kind of softKinds) {
@@ -148,60 +190,169 @@ function compareVersions(source: PreparedTrack, candidate: PreparedTrack): Versi
   return { gate, review, soft };
 }
 
+export interface ScoringOptions {
+  /**
+   * On by default. Off, every version difference (live, remix, clean, an unknown segment…) is ignored: the
+   * benchmark turns it off to prove that its figures can fail.
+   */
+  versionDetection?: boolean;
+}
+
+interface FieldSimilarity {
+  title: number;
+  artist: number;
+  album: number;
+  /** Fields that agree only once transliterated: weaker evidence, the match needs corroboration. */
+  throughScripts: ('title' | 'artist')[];
+}
+
+/** Below this a name does not agree as written; above it transliteration was not what made it agree. */
+const NATIVE_AGREEMENT = 0.85;
+
+function fieldSimilarity(source: PreparedTrack, candidate: PreparedTrack): FieldSimilarity {
+  let title = similarity(source.titleKey, candidate.titleKey);
+  let artist = artistSimilarity(source, candidate);
+  let album =
+    source.albumKey === '' || candidate.albumKey === ''
+      ? Number.NaN
+      : similarity(source.albumKey, candidate.albumKey);
+  const throughScripts: FieldSimilarity['throughScripts'] = [];
+  if ((source.otherScript || candidate.otherScript) && (title < 1 || !(artist >= 1))) {
+    const cross = compareAcrossScripts(source, candidate);
+    if (cross.title > title) {
+      if (title < NATIVE_AGREEMENT) throughScripts.push('title');
+      title = cross.title;
+    }
+    if (!Number.isNaN(cross.artist) && !(cross.artist <= artist)) {
+      if (!(artist >= NATIVE_AGREEMENT)) throughScripts.push('artist');
+      artist = cross.artist;
+    }
+    if (!Number.isNaN(cross.album) && !(cross.album <= album)) album = cross.album;
+  }
+  return { title, artist, album, throughScripts };
+}
+
+/**
+ * Titles that are the same but for a segment nobody recognised on one side (a subtitle, or a kind of
+ * recording no word list names): the same song, maybe another recording. The title then counts as
+ * agreeing (the candidate ranks high among the listed ones) and the note caps it below the review band.
+ * Null when the titles differ in more than that, or the segments are one text in two scripts.
+ */
+function unknownSegmentNote(source: PreparedTrack, candidate: PreparedTrack): string | null {
+  if (source.extrasKey === candidate.extrasKey) return null;
+  const scripts = source.otherScript || candidate.otherScript;
+  // The cores agree as a title would: as written, or transliterated (where romanizations differ a little).
+  const agrees =
+    similarity(source.coreKey, candidate.coreKey) >= CORE_AGREEMENT ||
+    (scripts && coresAgreeAcrossScripts(source, candidate) >= TRANSLITERATED_TITLE_AGREEMENT);
+  if (!agrees) return null;
+  // "Forever (약속)" and "Forever (Yagsog)": one segment in two scripts.
+  if (
+    scripts &&
+    similarity(scriptFreeKey(source.extrasKey), scriptFreeKey(candidate.extrasKey)) >= NATIVE_AGREEMENT
+  )
+    return null;
+  const sourceExtra = versionLikeExtra(source);
+  const candidateExtra = versionLikeExtra(candidate);
+  if (sourceExtra === candidateExtra) return null;
+  return sourceExtra !== ''
+    ? `source title adds "${sourceExtra}": maybe another recording`
+    : `candidate title adds "${candidateExtra}": maybe another recording`;
+}
+
+/**
+ * A track's unknown segments, unless they are the title again in another script ("Gangnam Style
+ * (강남스타일)", "IDEA (理想)"): a Latin title's segment written wholly in another script is its translation
+ * or transliteration, never a kind of recording.
+ */
+function versionLikeExtra(track: PreparedTrack): string {
+  if (track.extrasKey === '' || !hasOtherScript(track.extrasKey)) return track.extrasKey;
+  return hasOtherScript(track.coreKey) || LATIN_WORD_RE.test(track.extrasKey) ? track.extrasKey : '';
+}
+
+const LATIN_WORD_RE = /[a-z]/;
+
+const CORE_AGREEMENT = 0.9;
+/**
+ * Below the review band: for a song the catalog lacks, the look-alike is most often another recording,
+ * and a review band full of wrong proposals is worth nothing. Listed, it stays one click away.
+ */
+const UNKNOWN_SEGMENT_CAP = 65;
+const CORROBORATING_DURATION_MS = 2_500;
+const TRANSLITERATED_TITLE_AGREEMENT = 0.8;
+
+/**
+ * A match found only through transliteration counts when more than one thing agrees: title and artist
+ * both, plus the length or the album (or a trusted ISRC, checked by the caller). A title that agrees only
+ * transliterated may agree a little less (romanizations of one name differ more than spellings do) when
+ * the artist agrees as written.
+ */
+function corroborated(fields: FieldSimilarity, durationDeltaMs: number | null): boolean {
+  const artistAsWritten = !fields.throughScripts.includes('artist');
+  const titleNeeded = artistAsWritten ? TRANSLITERATED_TITLE_AGREEMENT : NATIVE_AGREEMENT;
+  if (!(fields.title >= titleNeeded && fields.artist >= NATIVE_AGREEMENT)) return false;
+  const sameLength = durationDeltaMs !== null && durationDeltaMs <= CORROBORATING_DURATION_MS;
+  return sameLength || fields.album >= NATIVE_AGREEMENT;
+}
+
+function weightedConfidence(fields: FieldSimilarity, duration: number): number {
+  let weighted = WEIGHTS.title * fields.title;
+  let weightSum = WEIGHTS.title;
+  for (const [value, weight] of [
+    [fields.artist, WEIGHTS.artist],
+    [fields.album, WEIGHTS.album],
+    [duration, WEIGHTS.duration],
+  ] as const) {
+    if (Number.isNaN(value)) continue;
+    weighted += weight * value;
+    weightSum += weight;
+  }
+  return (100 * weighted) / weightSum;
+}
+
+function describeFields(fields: FieldSimilarity, isrcMatch: boolean, durationDeltaMs: number | null) {
+  const reasons: string[] = [];
+  if (isrcMatch) reasons.push('ISRC match');
+  reasons.push(fields.title === 1 ? 'same title' : `title ${percent(fields.title)}% similar`);
+  if (!Number.isNaN(fields.artist))
+    reasons.push(fields.artist === 1 ? 'same artists' : `artists ${percent(fields.artist)}% similar`);
+  for (const field of fields.throughScripts) reasons.push(`${field} agrees in transliteration`);
+  if (!Number.isNaN(fields.album) && fields.album < 0.8) reasons.push('different album');
+  if (durationDeltaMs !== null && durationDeltaMs >= 2_000) {
+    reasons.push(`duration differs by ${Math.round(durationDeltaMs / 1000)} s`);
+  }
+  return reasons;
+}
+
 /** Scores one candidate against a source track. Both may be raw or already prepared. */
 export function scoreCandidate(
   sourceTrack: NormalizedTrack | PreparedTrack,
   candidateTrack: NormalizedTrack | PreparedTrack,
+  options: ScoringOptions = {},
 ): ScoredCandidate {
   const source = 'titleKey' in sourceTrack ? sourceTrack : prepareTrack(sourceTrack);
   const candidate = 'titleKey' in candidateTrack ? candidateTrack : prepareTrack(candidateTrack);
-  const reasons: string[] = [];
+  const versionDetection = options.versionDetection !== false;
 
   const isrcMatch = source.isrc !== null && source.isrc === candidate.isrc;
-  const title = similarity(source.titleKey, candidate.titleKey);
-  const artist = artistSimilarity(source, candidate);
-  const album =
-    source.albumKey === '' || candidate.albumKey === ''
-      ? Number.NaN
-      : similarity(source.albumKey, candidate.albumKey);
+  const fields = fieldSimilarity(source, candidate);
+  const segmentNote = versionDetection ? unknownSegmentNote(source, candidate) : null;
+  if (segmentNote) fields.title = Math.max(fields.title, CORE_AGREEMENT);
   const sourceMs = source.track.durationMs;
   const candidateMs = candidate.track.durationMs;
   const durationDeltaMs = sourceMs > 0 && candidateMs > 0 ? Math.abs(sourceMs - candidateMs) : null;
   const duration = durationDeltaMs === null ? Number.NaN : durationScore(durationDeltaMs);
+  let confidence = weightedConfidence(fields, duration);
+  const reasons = describeFields(fields, isrcMatch, durationDeltaMs);
 
-  let weighted = WEIGHTS.title * title;
-  let weightSum = WEIGHTS.title;
-  if (!Number.isNaN(artist)) {
-    weighted += WEIGHTS.artist * artist;
-    weightSum += WEIGHTS.artist;
-  }
-  if (!Number.isNaN(album)) {
-    weighted += WEIGHTS.album * album;
-    weightSum += WEIGHTS.album;
-  }
-  if (!Number.isNaN(duration)) {
-    weighted += WEIGHTS.duration * duration;
-    weightSum += WEIGHTS.duration;
-  }
-  let confidence = (100 * weighted) / weightSum;
-
-  if (isrcMatch) reasons.push('ISRC match');
-  reasons.push(title === 1 ? 'same title' : `title ${percent(title)}% similar`);
-  if (!Number.isNaN(artist))
-    reasons.push(artist === 1 ? 'same artists' : `artists ${percent(artist)}% similar`);
-  if (!Number.isNaN(album) && album < 0.8) reasons.push('different album');
-  if (durationDeltaMs !== null && durationDeltaMs >= 2_000) {
-    reasons.push(`duration differs by ${Math.round(durationDeltaMs / 1000)} s`);
-  }
-
-  const versions = compareVersions(source, candidate);
+  const versions = versionDetection ? compareVersions(source, candidate) : SAME_VERSION;
   for (const note of versions.soft) {
     reasons.push(note);
     confidence -= SOFT_VERSION_PENALTY;
   }
   // Shared when the versions agree: extended by copy, never in place.
   let gate = versions.gate;
-  if (source.track.explicit === true && candidate.track.explicit === false) {
+  if (versionDetection && source.track.explicit === true && candidate.track.explicit === false) {
     gate = [...gate, 'different version: clean (source is explicit)'];
   } else if (source.track.explicit === false && candidate.track.explicit === true) {
     reasons.push('explicit version of a clean track');
@@ -212,24 +363,26 @@ export function scoreCandidate(
   const isrcTrusted =
     isrcMatch &&
     gate.length === 0 &&
-    (title >= 0.6 || (!Number.isNaN(artist) && artist >= 0.6)) &&
+    (fields.title >= 0.6 || (!Number.isNaN(fields.artist) && fields.artist >= 0.6)) &&
     (durationDeltaMs === null || durationDeltaMs <= DURATION_REVIEW_LIMIT_MS);
   if (isrcTrusted) confidence = Math.max(confidence, ISRC_CONFIDENCE);
   else if (isrcMatch) reasons.push('same ISRC but the metadata disagrees');
 
-  if (durationDeltaMs !== null && durationDeltaMs > DURATION_REJECT_LIMIT_MS) {
-    confidence = Math.min(confidence, DURATION_REJECT_CAP);
-  } else if (durationDeltaMs !== null && durationDeltaMs > DURATION_OTHER_CUT_MS && !isrcTrusted) {
-    confidence = Math.min(confidence, DURATION_OTHER_CUT_CAP);
-  } else if (durationDeltaMs !== null && durationDeltaMs > DURATION_REVIEW_LIMIT_MS) {
-    confidence = Math.min(confidence, DURATION_REVIEW_CAP);
-  }
-  if (!isrcTrusted && !Number.isNaN(artist) && artist < OTHER_PERFORMER_SIMILARITY) {
+  confidence = capByDuration(confidence, durationDeltaMs, isrcTrusted);
+  if (!isrcTrusted && !Number.isNaN(fields.artist) && fields.artist < OTHER_PERFORMER_SIMILARITY) {
     reasons.push('another performer: likely a cover or a different song');
     confidence = Math.min(confidence, OTHER_PERFORMER_CAP);
   }
-  if (versions.review.length > 0) {
-    reasons.push(...versions.review);
+  const uncertain = [...versions.review];
+  if (segmentNote && !isrcTrusted) {
+    reasons.push(segmentNote);
+    confidence = Math.min(confidence, UNKNOWN_SEGMENT_CAP);
+  }
+  if (fields.throughScripts.length > 0 && !isrcTrusted && !corroborated(fields, durationDeltaMs)) {
+    uncertain.push('the names agree only in transliteration, with nothing else to confirm it');
+  }
+  if (uncertain.length > 0) {
+    reasons.push(...uncertain);
     confidence = Math.min(confidence, UNCERTAIN_VERSION_CAP);
   }
   if (gate.length > 0) {
@@ -246,6 +399,15 @@ export function scoreCandidate(
     isrcMatch,
     durationDeltaMs,
   };
+}
+
+function capByDuration(confidence: number, durationDeltaMs: number | null, isrcTrusted: boolean): number {
+  if (durationDeltaMs === null) return confidence;
+  if (durationDeltaMs > DURATION_REJECT_LIMIT_MS) return Math.min(confidence, DURATION_REJECT_CAP);
+  if (durationDeltaMs > DURATION_OTHER_CUT_MS && !isrcTrusted)
+    return Math.min(confidence, DURATION_OTHER_CUT_CAP);
+  if (durationDeltaMs > DURATION_REVIEW_LIMIT_MS) return Math.min(confidence, DURATION_REVIEW_CAP);
+  return confidence;
 }
 
 const AGREEING_REASONS = new Set(['ISRC match', 'same title', 'same artists']);
@@ -271,6 +433,7 @@ function compareScored(a: ScoredCandidate, b: ScoredCandidate): number {
 export function rankCandidates(
   sourceTrack: NormalizedTrack | PreparedTrack,
   candidates: readonly NormalizedTrack[],
+  options: ScoringOptions = {},
 ): ScoredCandidate[] {
   const source = 'titleKey' in sourceTrack ? sourceTrack : prepareTrack(sourceTrack);
   const seen = new Set<string>();
@@ -278,7 +441,7 @@ export function rankCandidates(
   for (const candidate of candidates) {
     if (seen.has(candidate.id)) continue;
     seen.add(candidate.id);
-    scored.push(scoreCandidate(source, candidate));
+    scored.push(scoreCandidate(source, candidate, options));
   }
   return scored.sort(compareScored);
 }

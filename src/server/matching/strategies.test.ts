@@ -31,17 +31,43 @@ describe('normalizeIsrc', () => {
 });
 
 describe('buildStrategies', () => {
-  it('tries ISRC, title + artist, simplified title, album, then title alone', () => {
+  it('tries ISRC, title + artist, simplified title, album, title alone, then the artist alone', () => {
+    // The remaster note is left out of the query: each service words it its own way.
     expect(buildStrategies(base)).toEqual([
       { kind: 'isrc', isrc: 'GBAYE0601477' },
-      {
-        kind: 'search',
-        name: 'fields',
-        query: { title: 'Eight Days A Week - Remastered 2009', artist: 'The Beatles' },
-      },
+      { kind: 'search', name: 'fields', query: { title: 'Eight Days A Week', artist: 'The Beatles' } },
       { kind: 'search', name: 'simplified', query: { text: 'Eight Days A Week The Beatles' } },
       { kind: 'search', name: 'album', query: { album: 'Beatles For Sale', artist: 'The Beatles' } },
       { kind: 'search', name: 'title', query: { title: 'Eight Days A Week' } },
+      { kind: 'search', name: 'artist', query: { artist: 'The Beatles' } },
+    ]);
+  });
+
+  it('keeps the words of another recording in the title query, as the source writes them', () => {
+    const strategies = buildStrategies({ ...base, name: 'Yellow - Live at Glastonbury 2016 - Remastered' });
+    expect(strategies[1]).toEqual({
+      kind: 'search',
+      name: 'fields',
+      query: { title: 'Yellow - Live at Glastonbury 2016', artist: 'The Beatles' },
+    });
+  });
+
+  it('also searches in Latin letters for a name written in another script, artist included', () => {
+    const strategies = buildStrategies({
+      id: 's2',
+      uri: 's2',
+      name: 'Москва любит...',
+      artists: ['Скриптонит'],
+      album: '2004',
+      durationMs: 205_000,
+    });
+    expect(strategies.map((s) => (s.kind === 'search' ? [s.name, s.query] : []))).toEqual([
+      ['fields', { title: 'Москва любит...', artist: 'Скриптонит' }],
+      ['transliterated', { text: 'Moskva lyubit... Skriptonit' }],
+      ['simplified', { text: 'Москва любит... Скриптонит' }],
+      ['album', { album: '2004', artist: 'Скриптонит' }],
+      ['title', { title: 'Москва любит...' }],
+      ['artist', { artist: 'Skriptonit' }],
     ]);
   });
 
@@ -83,5 +109,7 @@ describe('buildStrategies', () => {
       'fields',
       'simplified',
     ]);
+    // Without artists there is no artist search either.
+    expect(strategies.some((s) => s.kind === 'search' && s.name === 'artist')).toBe(false);
   });
 });

@@ -1,21 +1,15 @@
 import type { NormalizedTrack, TrackQuery } from '../providers/types';
 import { unifyText } from './normalize';
 import { type PreparedTrack, prepareTrack } from './prepare';
+import { transliterate } from './scripts';
 
 export { normalizeIsrc } from './isrc';
 
-export type SearchStrategyName = 'fields' | 'simplified' | 'album' | 'title';
+export type SearchStrategyName = 'fields' | 'transliterated' | 'simplified' | 'album' | 'title' | 'artist';
 
 export type MatchStrategy =
   | { kind: 'isrc'; isrc: string }
   | { kind: 'search'; name: SearchStrategyName; query: TrackQuery };
-
-const INLINE_CREDIT_RE = /\s*[([](?:feat\.?|ft\.?|featuring|with)\s[^)\]]*[)\]]/gi;
-
-/** The title as the source shows it, minus "(feat. X)" credits: version words stay so the search finds that version. */
-function titleWithoutCredits(track: NormalizedTrack): string {
-  return unifyText(track.name.replace(INLINE_CREDIT_RE, ''));
-}
 
 /** A stable key for a query, so identical searches run once and share a cache entry. */
 export function queryKey(query: TrackQuery): string {
@@ -24,9 +18,12 @@ export function queryKey(query: TrackQuery): string {
 }
 
 /**
- * The searches to try for one source track, most precise first: ISRC, title + primary artist as field
- * filters, the simplified title (version and credits stripped) + primary artist as free text, the album
- * route, then the title alone. Queries that come out identical are listed once.
+ * The searches to try for one source track, most precise first: ISRC; title + primary artist as field
+ * filters (the title as `queryTitle` words it: another recording's segment kept, remaster and edit notes
+ * left out, since each service words those its own way); for a name in another script, the same in Latin
+ * letters (both services index both forms); the simplified title + artist as free text; the album route;
+ * the title alone; and last the primary artist alone, which lists that artist's songs whatever their
+ * titles are written in. Queries that come out identical are listed once.
  */
 export function buildStrategies(sourceTrack: NormalizedTrack | PreparedTrack): MatchStrategy[] {
   const source = 'titleKey' in sourceTrack ? sourceTrack : prepareTrack(sourceTrack);
@@ -43,11 +40,18 @@ export function buildStrategies(sourceTrack: NormalizedTrack | PreparedTrack): M
     strategies.push({ kind: 'search', name, query });
   };
 
-  const fullTitle = titleWithoutCredits(source.track);
   const artist = source.primaryArtist;
-  addSearch('fields', artist ? { title: fullTitle, artist } : { title: fullTitle });
+  addSearch('fields', artist ? { title: source.queryTitle, artist } : { title: source.queryTitle });
+  const latinArtist = transliterate(artist);
+  if (source.otherScript) {
+    const latinTitle = transliterate(source.queryTitle);
+    if (latinTitle !== source.queryTitle || latinArtist !== artist)
+      addSearch('transliterated', { text: latinArtist ? `${latinTitle} ${latinArtist}` : latinTitle });
+  }
   addSearch('simplified', { text: artist ? `${source.title} ${artist}` : source.title });
   if (source.album !== '' && artist) addSearch('album', { album: source.album, artist });
   addSearch('title', { title: source.title });
+  // In Latin letters when the name is written otherwise: that finds it in either script.
+  if (latinArtist) addSearch('artist', { artist: latinArtist });
   return strategies;
 }

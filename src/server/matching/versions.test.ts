@@ -12,8 +12,8 @@ describe('parseTitle', () => {
     ['Firework (Melad Remix)', 'Firework', [], [tag('remix', 'melad')]],
     ['Despacito - Remix', 'Despacito', [], [tag('remix')]],
     ['Despacito (Remix) [feat. Justin Bieber]', 'Despacito', ['Justin Bieber'], [tag('remix')]],
-    ['Bohemian Rhapsody - Live Aid', 'Bohemian Rhapsody', [], [tag('live')]],
-    ['Yellow (Live at Glastonbury 2016)', 'Yellow', [], [tag('live')]],
+    ['Bohemian Rhapsody - Live Aid', 'Bohemian Rhapsody', [], [tag('live', 'aid')]],
+    ['Yellow (Live at Glastonbury 2016)', 'Yellow', [], [tag('live', 'glastonbury 2016')]],
     ['Creep [Live]', 'Creep', [], [tag('live')]],
     ['Love Story (Taylor’s Version)', 'Love Story', [], [tag('alternate', 'taylors')]],
     ['Bailando - Spanish Version', 'Bailando', [], [tag('language', 'spanish')]],
@@ -93,5 +93,35 @@ describe('parseAlbum', () => {
     expect(parseAlbum('MTV Unplugged in New York').tags).toEqual([tag('live')]);
     expect(parseAlbum('Alive 2007').tags).toEqual([]);
     expect(parseAlbum('Live Through This').tags).toEqual([]);
+  });
+});
+
+describe('segments nobody recognised', () => {
+  it.each<[string, string, string[]]>([
+    ['Someone You Loved (Kitchen Session)', 'Someone You Loved', ['Kitchen Session']],
+    ['This Life - Recorded at Electric Lady - 2010 Remaster', 'This Life', ['Recorded at Electric Lady']],
+    ['Open Spaces (Alpha Sinus 117Hz - 124Hz)', 'Open Spaces', ['Alpha Sinus 117Hz - 124Hz']],
+    ['New Reality feat. Hayley Topping - Garden Session', 'New Reality', ['Garden Session']],
+    ['Heaven - Acoustic', 'Heaven', []],
+    ["(Don't Fear) The Reaper", "(Don't Fear) The Reaper", []],
+  ])('%j: core %j, extras %j', (raw, core, extras) => {
+    const parsed = parseTitle(raw);
+    expect(parsed.core).toBe(core);
+    expect(parsed.extras).toEqual(extras);
+  });
+
+  it('keeps the credit of "Song feat. X - Note" out of the note', () => {
+    expect(parseTitle('New Reality feat. Hayley Topping - Garden Session').featured).toEqual([
+      'Hayley Topping',
+    ]);
+  });
+});
+
+describe('several notes after dashes', () => {
+  it('keeps each: another recording and a remaster note', () => {
+    const parsed = parseTitle('Deck the Halls - Piano Version - Remastered 2017');
+    expect(parsed.title).toBe('Deck the Halls');
+    expect(parsed.tags.map((t) => t.kind).sort()).toEqual(['alternate', 'remaster']);
+    expect(parsed.query).toBe('Deck the Halls - Piano Version');
   });
 });

@@ -38,6 +38,27 @@ export interface ParsedTitle {
   /** Artists credited inside the title ("feat.", "with", "ft."). */
   featured: readonly string[];
   tags: readonly VersionTag[];
+  /**
+   * Segments nobody recognised that stayed in `title`: a subtitle, a translation ("(Everlasting Shine)"),
+   * or a kind of recording no word list names. Two titles that differ only by such a segment are the same
+   * song but perhaps not the same recording.
+   */
+  extras: readonly string[];
+  /** `title` without its `extras`. */
+  core: string;
+  /**
+   * What to search for: the title with the segments that name another recording kept as written
+   * ("Heaven - Acoustic", "Yellow - Live at Glastonbury 2016"), and the ones services word differently
+   * (remaster and edit notes, release notes, credits) left out.
+   */
+  query: string;
+}
+
+/** What reading a title's segments noticed besides credits and tags. */
+interface SegmentNotes {
+  extras: string[];
+  /** Raw text of the segments that carry a hard version tag. */
+  hard: string[];
 }
 
 const HARD_KINDS: ReadonlySet<VersionKind> = new Set<VersionKind>([
@@ -96,6 +117,7 @@ const REMIX_WORDS = new Set([
   'mashup',
   'dub',
 ]);
+const NAMING_REMIX_WORDS = new Set(['vip', 'flip', 'bootleg', 'refix', 'mashup', 'dub']);
 // "X Mix (Edit)" read flat is "x mix edit": an edit of that mix, not a remix by someone called "mix".
 const EDIT_SOFT_PREFIX = new Set([
   'radio',
@@ -179,6 +201,19 @@ function wordsBefore(words: string[], index: number): string {
     .join(' ');
 }
 
+const LIVE_FILLER = new Set(['at', 'in', 'from', 'on', 'the', 'a', 'and']);
+
+/** Where and when a live recording was made ("at Wembley 1986"), when the title says: two concerts differ. */
+function liveDetail(words: readonly string[]): string {
+  const at = words.indexOf('live');
+  return at < 0
+    ? ''
+    : words
+        .slice(at + 1)
+        .filter((word) => !LIVE_FILLER.has(word))
+        .join(' ');
+}
+
 function hasPhrase(padded: string, phrase: string): boolean {
   return padded.includes(` ${phrase} `);
 }
@@ -202,7 +237,7 @@ export function detectVersionTags(folded: string): VersionTag[] {
     hasPhrase(padded, 'ao vivo') ||
     hasPhrase(padded, 'in concert')
   )
-    addTag(tags, 'live');
+    addTag(tags, 'live', liveDetail(words));
   if (set.has('acoustic') || set.has('acustico') || set.has('acustica') || set.has('stripped'))
     addTag(tags, 'acoustic');
   if (set.has('instrumental') || set.has('inst') || set.has('instrumentale')) addTag(tags, 'instrumental');
@@ -242,6 +277,8 @@ export function detectVersionTags(folded: string): VersionTag[] {
     const w = words[i] ?? '';
     if (REMIX_WORDS.has(w)) {
       if (w === 'remixed' && words[i + 1] === 'by') addTag(tags, 'remix', words.slice(i + 2).join(' '));
+      // "VIP", "Dub", "Bootleg" name a kind of remix of their own: part of which remix it is.
+      else if (NAMING_REMIX_WORDS.has(w)) addTag(tags, 'remix', [wordsBefore(words, i), w].join(' ').trim());
       else addTag(tags, 'remix', wordsBefore(words, i));
     } else if (w === 'mix') {
       const prev = words[i - 1];
@@ -347,7 +384,13 @@ const INLINE_FEAT_RE = /\s(?:feat\.?|ft\.?|featuring)\s+(.+)$/i;
 const OPEN_CREDIT_RE = /\s*[([]\s*((?:feat\.?|ft\.?|featuring|with)\s[^)\]]*)$/i;
 
 function mergeTags(into: VersionTag[], tags: readonly VersionTag[]): void {
-  for (const tag of tags) if (!into.some((t) => t.kind === tag.kind)) into.push(tag);
+  for (const tag of tags) {
+    const at = into.findIndex((t) => t.kind === tag.kind);
+    if (at < 0) into.push(tag);
+    // "(Duet Version) (Taylor’s Version)": both say which recording it is.
+    else if (tag.kind === 'alternate' && !into[at]?.detail.includes(tag.detail))
+      into[at] = { kind: 'alternate', detail: `${into[at]?.detail ?? ''} ${tag.detail}`.trim() };
+  }
 }
 
 const CREDIT_OPEN_RE = /[([](?=\s*(?:feat\.?|ft\.?|featuring|with)\s)/gi;
@@ -400,7 +443,12 @@ function closingBracket(s: string, open: number): number {
  * Reads each top-level bracketed segment whole, nested brackets included
  * ("(Alternate Mix (Electronically Processed Stereo))"), and removes the ones it recognises.
  */
-function stripBracketSegments(title: string, featured: string[], tags: VersionTag[]): string {
+function stripBracketSegments(
+  title: string,
+  featured: string[],
+  tags: VersionTag[],
+  notes: SegmentNotes,
+): string {
   let out = '';
   let from = 0;
   for (let i = 0; i < title.length; i++) {
@@ -409,12 +457,14 @@ function stripBracketSegments(title: string, featured: string[], tags: VersionTa
     const end = closingBracket(title, i);
     if (end < 0) break;
     const before = title.slice(from, i);
-    const segment = classifySegment(title.slice(i + 1, end));
+    const inside = title.slice(i + 1, end);
+    const segment = classifySegment(inside);
     // A leading bracket is part of the name ("(Don't Fear) The Reaper") unless it is a credit.
     const leading = (out + before).trim() === '' && title.slice(end + 1).trim() !== '';
     const remove = leading
       ? segment.kind === 'credit' && takeSegment(featured, tags, segment)
       : takeSegment(featured, tags, segment);
+    if (!leading) noteSegment(notes, segment, inside);
     out += remove ? `${before} ` : title.slice(from, end + 1);
     from = end + 1;
     i = end;
@@ -425,11 +475,85 @@ function stripBracketSegments(title: string, featured: string[], tags: VersionTa
 const NO_NAMES: readonly string[] = [];
 const NO_TAGS: readonly VersionTag[] = [];
 
+function isHardSegment(segment: Segment): boolean {
+  return segment.kind === 'version' && segment.tags.some((tag) => isHardKind(tag.kind));
+}
+
+function noteSegment(notes: SegmentNotes, segment: Segment, raw: string): void {
+  if (segment.kind === 'unknown') notes.extras.push(raw);
+  else if (isHardSegment(segment)) notes.hard.push(raw);
+}
+
+/** `title` without the unknown segments, however they were written ("X (Y)", "X [Y]", "X - Y"). */
+function withoutExtras(title: string, extras: readonly string[]): string {
+  let core = title;
+  for (const extra of extras) {
+    for (const form of [`(${extra})`, `[${extra}]`, `{${extra}}`, ` - ${extra}`]) {
+      const at = core.indexOf(form);
+      if (at >= 0) {
+        core = `${core.slice(0, at)} ${core.slice(at + form.length)}`;
+        break;
+      }
+    }
+  }
+  const trimmed = core.replace(/\s+/g, ' ').trim();
+  return trimmed === '' ? title : trimmed;
+}
+
 /** Records what a recognised segment says; false for segments that stay in the title. */
 function takeSegment(featured: string[], tags: VersionTag[], segment: Segment): boolean {
   if (segment.kind === 'credit') featured.push(...segment.names);
   else if (segment.kind === 'version') mergeTags(tags, segment.tags);
   return segment.kind !== 'unknown';
+}
+
+/** Splits on " - " outside brackets: "Song (Alpha 102Hz - 109Hz) - Live" has one dash segment. */
+function splitTopLevelDashes(s: string): string[] {
+  if (!s.includes(' - ')) return [s];
+  if (!/[([{]/.test(s)) return s.split(DASH_SPLIT_RE);
+  const parts: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x28 || c === 0x5b || c === 0x7b) depth++;
+    else if ((c === 0x29 || c === 0x5d || c === 0x7d) && depth > 0) depth--;
+    else if (depth === 0 && c === 0x2d && /\s/.test(s[i - 1] ?? '') && /\s/.test(s[i + 1] ?? '')) {
+      parts.push(s.slice(from, i).trim());
+      from = i + 1;
+    }
+  }
+  parts.push(s.slice(from).trim());
+  return parts.filter((part) => part !== '');
+}
+
+/**
+ * Reads the segments after " - ". Spotify puts one descriptor after the dash, sometimes with dashes of
+ * its own ("Dimitri From Paris TSOP - The Sound Of Paris - Remix"), and sometimes several descriptors.
+ */
+function readDashSegments(s: string, featured: string[], tags: VersionTag[], notes: SegmentNotes): string {
+  const parts = splitTopLevelDashes(s);
+  if (parts.length < 2) return s;
+  const after = parts.slice(1);
+  // Read whole only when a piece alone means nothing but the whole names a recording (a remixer's name
+  // with dashes in it); "Duet Version - Remastered 2017" or "At the Chapel - 2010 Remaster" piece by piece.
+  if (after.length > 1 && after.some((part) => classifySegment(part).kind === 'unknown')) {
+    const whole = after.join(' - ');
+    const segment = classifySegment(whole);
+    if ((segment.kind !== 'version' || isHardSegment(segment)) && takeSegment(featured, tags, segment)) {
+      // The query keeps the pieces that name another recording, not the remaster note beside them.
+      const pieces = after.filter((part) => isHardSegment(classifySegment(part)));
+      notes.hard.push(...(pieces.length > 0 || !isHardSegment(segment) ? pieces : [whole]));
+      return parts[0] ?? s;
+    }
+  }
+  const kept = [parts[0] ?? ''];
+  for (const part of after) {
+    const segment = classifySegment(part);
+    noteSegment(notes, segment, part);
+    if (!takeSegment(featured, tags, segment)) kept.push(part);
+  }
+  return kept.join(' - ');
 }
 
 /** Splits a title into its base title, credited artists and version tags. */
@@ -438,38 +562,39 @@ export function parseTitle(raw: string): ParsedTitle {
   const tags: VersionTag[] = [];
 
   let s = unifyText(raw);
-  if (!SEGMENT_HINT_RE.test(s)) return { title: s, featured: NO_NAMES, tags: NO_TAGS };
+  if (!SEGMENT_HINT_RE.test(s))
+    return { title: s, featured: NO_NAMES, tags: NO_TAGS, extras: NO_NAMES, core: s, query: s };
+  const notes: SegmentNotes = { extras: [], hard: [] };
   const open = OPEN_CREDIT_RE.exec(s);
   if (open?.[1] && takeSegment(featured, tags, classifySegment(open[1]))) s = s.slice(0, open.index);
 
   s = extractBracketedCredits(s, featured);
 
-  s = stripBracketSegments(s, featured, tags);
+  s = stripBracketSegments(s, featured, tags, notes);
 
-  const parts = s.split(DASH_SPLIT_RE);
-  // Spotify puts one descriptor after the dash, sometimes with dashes of its own
-  // ("Dimitri From Paris TSOP - The Sound Of Paris - Remix"): read it whole first.
-  if (parts.length > 2 && takeSegment(featured, tags, classifySegment(parts.slice(1).join(' - ')))) {
-    s = parts[0] ?? s;
-  } else if (parts.length > 1) {
-    const kept = [parts[0] ?? ''];
-    for (const part of parts.slice(1)) {
-      if (!takeSegment(featured, tags, classifySegment(part))) kept.push(part);
-    }
-    s = kept.join(' - ');
-  }
+  s = readDashSegments(s, featured, tags, notes);
 
-  const inline = INLINE_FEAT_RE.exec(s);
+  // "Song feat. X - Acoustic": the credit belongs to the part before the dash.
+  const [base = '', ...rest] = splitTopLevelDashes(s);
+  const inline = INLINE_FEAT_RE.exec(base);
   if (inline?.[1] && inline.index > 0) {
     const names = parseCreditSegment(`feat. ${inline[1]}`);
     if (names) {
       featured.push(...names);
-      s = s.slice(0, inline.index);
+      s = [base.slice(0, inline.index), ...rest].join(' - ');
     }
   }
 
-  const title = s.replace(/\s+/g, ' ').trim();
-  return { title: title === '' ? unifyText(raw) : title, featured, tags };
+  const cleaned = s.replace(/\s+/g, ' ').trim();
+  const title = cleaned === '' ? unifyText(raw) : cleaned;
+  return {
+    title,
+    featured,
+    tags,
+    extras: notes.extras,
+    core: withoutExtras(title, notes.extras),
+    query: notes.hard.length > 0 ? [title, ...notes.hard].join(' - ') : title,
+  };
 }
 
 const ALBUM_SUFFIX_RE = /\s+-\s+(?:single|ep)$/i;
@@ -488,12 +613,15 @@ export function parseAlbum(raw: string): { album: string; albumKey: string; tags
   let tags = parsed.tags;
   const folded = foldText(parsed.title);
   // Live albums often say so only in their name: "Live at Wembley", "Alive at the Apollo" does not count.
-  if (/^(?:live (?:at|in|from|on)|mtv unplugged)\b/.test(folded) || folded.endsWith(' live')) {
+  // ("A Reason to Live", "Live and Let Live" are not.)
+  if (/^(?:live (?:at|in|from|on)|mtv unplugged)\b/.test(folded) || / (?<!to |let )live$/.test(folded)) {
     if (!tags.some((t) => t.kind === 'live')) tags = [...tags, { kind: 'live', detail: '' }];
   }
   // Compilations of other recordings often say so only in their bare name: "Karaoke Hits of X", "A
   // Tribute to X", "Covers, Vol. 2", "Sped Up Hits 2024".
   for (const tag of detectVersionTags(folded)) {
+    // "Cover Me Up" is an album of its own songs; "Covers, Vol. 2" and "A Tribute to X" are not.
+    if (tag.kind === 'cover' && !/\b(?:covers|tribute)\b/.test(folded)) continue;
     if (ALBUM_NAME_KINDS.has(tag.kind) && !tags.some((t) => t.kind === tag.kind)) tags = [...tags, tag];
   }
   return { album: parsed.title, albumKey: folded, tags };

@@ -59,7 +59,7 @@ afterAll(async () => {
 });
 
 describe('a match job against Apple Music, counted on the wire', () => {
-  it('sends full ISRC batches across chunk boundaries, and one search per recording Apple lacks', async () => {
+  it('sends full ISRC batches across chunk boundaries, and at most two searches per recording Apple lacks', async () => {
     const catalog = testCatalog();
     // 530 tracks: three chunks of the job (200, 200, 130), with tracks Apple lacks among them.
     const onSpotify = catalog.tracks.filter((track) => track.spotify !== null).slice(0, 530);
@@ -100,9 +100,11 @@ describe('a match job against Apple Music, counted on the wire', () => {
     // Every distinct ISRC asked once, 25 to a call, although the chunks hold 200, 200 and 130 tracks.
     expect(isrcsAsked.sort()).toEqual([...distinctIsrcs].sort());
     expect(isrcCalls).toHaveLength(Math.ceil(distinctIsrcs.size / 25));
-    // Apple's empty answer for an ISRC leaves one search (title + artist) for that recording, no more.
+    // Apple's empty answer for an ISRC leaves one search (title + artist) for that recording and, when it
+    // finds nothing worth a review, the artist's own list (a title written in another script there).
     const searches = calls.filter((call) => call.includes('/catalog/us/search'));
-    expect(searches).toHaveLength(absentIsrcs.length);
+    expect(searches.length).toBeGreaterThanOrEqual(absentIsrcs.length);
+    expect(searches.length).toBeLessThanOrEqual(2 * absentIsrcs.length);
 
     // A second run of the same playlist is answered from the shared lookup cache.
     calls.length = 0;

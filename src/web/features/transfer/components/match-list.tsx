@@ -15,6 +15,17 @@ export type MatchFilter = 'all' | 'review' | 'unmatched';
 const FILTER_LABELS: Record<MatchFilter, string> = { all: 'All', review: 'Review', unmatched: 'Unmatched' };
 const inFilter = (row: MatchRow, filter: MatchFilter) => filter === 'all' || row.status === filter;
 
+/**
+ * What a row without a match says. The engine proposes nothing when every candidate it found is weak
+ * (below the review band): the song is probably not on that service, and the row says so rather than
+ * offering a wrong recording; its candidates stay one click away in the row's options.
+ */
+export function noMatchText(row: Pick<MatchRow, 'status' | 'decidedBy'>, destinationLabel: string): string {
+  return row.status === 'unmatched' && row.decidedBy === 'engine'
+    ? `Probably not on ${destinationLabel}`
+    : `No match in ${destinationLabel}`;
+}
+
 function MatchListRow({
   row,
   open,
@@ -52,7 +63,7 @@ function MatchListRow({
         {row.destinationTrack ? (
           <TrackCell track={row.destinationTrack} caption="Destination" />
         ) : (
-          <span className="text-sm italic text-slate-600">No match in {destinationLabel}</span>
+          <span className="text-sm italic text-slate-600">{noMatchText(row, destinationLabel)}</span>
         )}
         <span className="flex flex-wrap items-center gap-2 sm:justify-end">
           <ConfidenceBadge confidence={row.confidence} />
