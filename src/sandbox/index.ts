@@ -5,6 +5,7 @@ import { createAppleEmulator } from './apple/index';
 import type { Catalog } from './catalog/types';
 import { createAddDropper, faultInjection, NO_FAULTS, type SandboxFaults } from './faults';
 import { createSpotifyEmulator } from './spotify/index';
+import { createStripeEmulator, type StripeEmulatorOptions } from './stripe/index';
 
 export interface SandboxOptions {
   catalog: Catalog;
@@ -17,6 +18,8 @@ export interface SandboxOptions {
   /** `SANDBOX_FAULTS`: write lag and failures on demand; none by default. */
   faults?: SandboxFaults;
   appleDeveloperKeys: { teamId: string; keyId: string; publicKey: JWK }[];
+  /** The payments (Stripe) emulator at /sandbox/stripe, when payments run in sandbox mode. */
+  stripe?: Omit<StripeEmulatorOptions, 'stateFile'>;
 }
 
 /** Where the emulators live below the sandbox's origin; the app's provider base URLs point here. */
@@ -25,6 +28,7 @@ export const SANDBOX_PATHS = {
   spotifyAccounts: '/sandbox/spotify/accounts',
   spotifyApi: '/sandbox/spotify/api',
   apple: '/sandbox/apple',
+  stripe: '/sandbox/stripe',
 } as const;
 
 /**
@@ -73,6 +77,10 @@ export function createSandboxParts(options: SandboxOptions): { app: Hono; appleR
   app.route(SANDBOX_PATHS.spotifyAccounts, spotify.accounts);
   app.route(SANDBOX_PATHS.spotifyApi, spotify.api);
   app.route(SANDBOX_PATHS.apple, apple.app);
+  if (options.stripe) {
+    const stateFile = stateDir ? { stateFile: join(stateDir, 'stripe.json') } : {};
+    app.route(SANDBOX_PATHS.stripe, createStripeEmulator({ ...options.stripe, ...stateFile }).app);
+  }
   app.get(SANDBOX_PATHS.index, (c) => c.html(indexPage(options)));
   app.get(`${SANDBOX_PATHS.index}/`, (c) => c.redirect(SANDBOX_PATHS.index, 301));
 
@@ -118,6 +126,7 @@ function indexPage(options: SandboxOptions): string {
 <li>Sign-in page: <code>${SANDBOX_PATHS.apple}/authorize</code></li>
 </ul>
 <p>Demo library:</p><ul>${playlists(catalog.demoLibraries.apple)}</ul>
+${options.stripe ? `<h2>Payments (Stripe)</h2>\n<ul><li>API, Checkout, customer portal: <code>${SANDBOX_PATHS.stripe}</code></li></ul>` : ''}
 </body>
 </html>`;
 }
