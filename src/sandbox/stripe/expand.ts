@@ -3,6 +3,19 @@ import type { StripeState } from './state';
 import type { PageUrls, Wire } from './wire';
 import * as wire from './wire';
 
+/** Fields that hold an expandable id (or null) on the objects the emulator answers. */
+const EXPANDABLE = new Set([
+  'customer',
+  'subscription',
+  'invoice',
+  'latest_invoice',
+  'product',
+  'default_payment_method',
+  'test_clock',
+  'configuration',
+  'default_price',
+]);
+
 /** The objects an id can be expanded into, by the id's prefix. */
 function lookup(state: StripeState, urls: PageUrls, id: string): Wire | undefined {
   const [prefix] = id.split('_', 1);
@@ -76,6 +89,7 @@ function expandAt(node: Wire, segments: string[], path: string, state: StripeSta
   const cannot = () => invalidRequest(`This property cannot be expanded (${path}).`, undefined, 'expand');
   if (!(head in node)) throw cannot();
   const value = node[head];
+  if ((value === null || typeof value === 'string') && !EXPANDABLE.has(head)) throw cannot();
   if (value === null) return;
   if (Array.isArray(value)) {
     if (rest.length === 0) throw cannot();
