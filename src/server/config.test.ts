@@ -69,7 +69,10 @@ describe('loadConfig', () => {
         { ...real, STRIPE_WEBHOOK_SECRET: 'secret' },
         'Invalid setting STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_…)',
       ],
-      [{ STRIPE_API_URL: 'ftp://example.com' }, 'Invalid setting STRIPE_API_URL: STRIPE_API_URL must be an http(s) URL'],
+      [
+        { STRIPE_API_URL: 'ftp://example.com' },
+        'Invalid setting STRIPE_API_URL: STRIPE_API_URL must be an http(s) URL',
+      ],
     ])('stops with one line: %j', (env, expected) => {
       expect(() => loadConfig(env)).toThrow(expected);
     });

@@ -402,42 +402,7 @@ export function invoice(state: StripeState, record: InvoiceRecord, urls: PageUrl
     latest_revision: null,
     lines: list(
       `/v1/invoices/${record.id}/lines`,
-      record.lines.map((line) => ({
-        id: line.id,
-        object: 'line_item',
-        amount: line.amount,
-        currency: record.currency,
-        description: line.description,
-        discount_amounts: [],
-        discountable: true,
-        discounts: [],
-        invoice: record.id,
-        livemode: false,
-        metadata: {},
-        parent: subscriptionRecord
-          ? {
-              invoice_item_details: null,
-              subscription_item_details: {
-                invoice_item: null,
-                proration: line.proration,
-                proration_details: { credited_items: null },
-                subscription: subscriptionRecord.id,
-                subscription_item: subscriptionRecord.item.id,
-              },
-              type: 'subscription_item_details',
-            }
-          : null,
-        period: { end: line.periodEnd, start: line.periodStart },
-        pretax_credit_amounts: [],
-        pricing: {
-          price_details: { price: line.price, product: state.prices[line.price]?.product ?? null },
-          type: 'price_details',
-          unit_amount_decimal: String(state.prices[line.price]?.unitAmount ?? line.amount),
-        },
-        quantity: line.quantity,
-        subtotal: line.amount,
-        taxes: [],
-      })),
+      record.lines.map((line) => invoiceLine(state, record, line, subscriptionRecord)),
     ),
     livemode: false,
     metadata: {},
@@ -481,6 +446,51 @@ export function invoice(state: StripeState, record: InvoiceRecord, urls: PageUrl
     total_pretax_credit_amounts: [],
     total_taxes: [],
     webhooks_delivered_at: record.created,
+  };
+}
+
+/** One line of an invoice: a period of a subscription item, or a proration. */
+function invoiceLine(
+  state: StripeState,
+  record: InvoiceRecord,
+  line: InvoiceRecord['lines'][number],
+  subscriptionRecord: SubscriptionRecord | undefined,
+): Wire {
+  return {
+    id: line.id,
+    object: 'line_item',
+    amount: line.amount,
+    currency: record.currency,
+    description: line.description,
+    discount_amounts: [],
+    discountable: true,
+    discounts: [],
+    invoice: record.id,
+    livemode: false,
+    metadata: {},
+    parent: subscriptionRecord
+      ? {
+          invoice_item_details: null,
+          subscription_item_details: {
+            invoice_item: null,
+            proration: line.proration,
+            proration_details: { credited_items: null },
+            subscription: subscriptionRecord.id,
+            subscription_item: subscriptionRecord.item.id,
+          },
+          type: 'subscription_item_details',
+        }
+      : null,
+    period: { end: line.periodEnd, start: line.periodStart },
+    pretax_credit_amounts: [],
+    pricing: {
+      price_details: { price: line.price, product: state.prices[line.price]?.product ?? null },
+      type: 'price_details',
+      unit_amount_decimal: String(state.prices[line.price]?.unitAmount ?? line.amount),
+    },
+    quantity: line.quantity,
+    subtotal: line.amount,
+    taxes: [],
   };
 }
 
