@@ -21,7 +21,10 @@ export const DECLINED = 'Your card was declined.';
 const TEST_CARDS: Record<string, TestCard> = {
   '4242424242424242': { brand: 'visa', funding: 'credit', outcome: accepted() },
   '4000056655665556': { brand: 'visa', funding: 'debit', outcome: accepted() },
+  '4012888888881881': { brand: 'visa', funding: 'credit', outcome: accepted() },
   '5555555555554444': { brand: 'mastercard', funding: 'credit', outcome: accepted() },
+  '5200828282828210': { brand: 'mastercard', funding: 'debit', outcome: accepted() },
+  '5105105105105100': { brand: 'mastercard', funding: 'credit', outcome: accepted() },
   '378282246310005': { brand: 'amex', funding: 'credit', outcome: accepted() },
   '6011111111111117': { brand: 'discover', funding: 'credit', outcome: accepted() },
   '4000000000000341': { brand: 'visa', funding: 'credit', outcome: accepted('charges_fail') },
