@@ -123,6 +123,47 @@ test.describe('buying, using and cancelling Pro', () => {
     await expectAxeClean(page, 'account on Free');
   });
 
+  test('a failed renewal keeps Pro with a banner on every page, until the card is updated', async ({
+    page,
+  }) => {
+    await signUpThroughUi(page, uniqueUser('renewal'));
+    await page.goto('/pricing');
+    await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
+    await payWithCard(page, '4000 0000 0000 0341');
+    await expect(page.getByRole('heading', { name: 'You are on Pro' })).toBeVisible({ timeout: 10_000 });
+    await page.goto('/account');
+    await page.getByRole('button', { name: 'Manage billing' }).click();
+    await page.getByRole('button', { name: /^Move to the end of the period/ }).click();
+    await expect(page.getByRole('status')).toContainText('The clock moved to');
+    await expect(page.getByText('Payment failed.')).toBeVisible();
+    await page.getByRole('link', { name: '← Return to Crossfade' }).click();
+
+    const banner = page.getByRole('region', { name: 'Payment problem' });
+    await expect(banner).toContainText(/Your last payment did not go through\. You keep Pro until/, {
+      timeout: 15_000,
+    });
+    await expect(card(page, 'Plan and usage')).toContainText('Pro');
+    await page.goto('/pricing');
+    await expect(banner).toBeVisible();
+    await expectAxeClean(page, 'payment banner');
+
+    // A new card pays the open invoice: the banner goes.
+    await banner.getByRole('button', { name: 'Update card' }).click();
+    await expect(page).toHaveURL(/\/sandbox\/stripe\/p\/session\/test_/);
+    await page.getByRole('link', { name: 'Update payment method' }).click();
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByLabel('Expiration (MM / YY)').fill('12 / 34');
+    await page.getByLabel('CVC').fill('123');
+    await page.getByLabel('Cardholder name').fill('Test Person');
+    await page.getByLabel('ZIP').fill('94107');
+    await page.getByRole('button', { name: 'Add card' }).click();
+    await page.getByRole('button', { name: /^Pay .* now$/ }).click();
+    await expect(page.getByRole('status')).toContainText('Payment received. Thank you!');
+    await page.getByRole('link', { name: '← Return to Crossfade' }).click();
+    await expect(page.getByRole('heading', { name: 'My Account' })).toBeVisible();
+    await expect(banner).toHaveCount(0, { timeout: 15_000 });
+  });
+
   test('signed out, a plan leads to sign-in first and then straight to its checkout', async ({ page }) => {
     await page.goto('/pricing');
     await page.getByRole('link', { name: 'Sign up for Vault+' }).click();

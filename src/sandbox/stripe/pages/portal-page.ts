@@ -53,7 +53,7 @@ function subscriptionPanel(context: PortalContext, sub: SubscriptionRecord): Htm
   const status = sub.cancelAtPeriodEnd
     ? html`<p><strong>Cancels on ${end}.</strong> You keep it until then; it will not renew.</p>`
     : sub.status === 'past_due'
-      ? html`<p class="alert" role="status"><strong>Payment failed.</strong> ${openInvoice?.nextPaymentAttempt ? `It is tried again on ${formatDate(openInvoice.nextPaymentAttempt)}.` : ''} Update your card or pay now to keep your plan.</p>`
+      ? html`<p class="alert"><strong>Payment failed.</strong> ${openInvoice?.nextPaymentAttempt ? `It is tried again on ${formatDate(openInvoice.nextPaymentAttempt)}.` : ''} Update your card or pay now to keep your plan.</p>`
       : html`<p>Renews on <strong>${end}</strong>.</p>`;
   const actions: Html[] = [];
   if (configuration.update.enabled && !sub.cancelAtPeriodEnd)
