@@ -157,20 +157,31 @@ function execute(
   options: RouterOptions,
 ): { status: number; body: string } {
   const engine: Engine = { urls: options.urls, cause };
+  // Answers are copied before expansion, so expanding never touches the stored objects (event snapshots).
   const runIt = (state: StripeState) => {
-    const result = definition.run({ params, path, state, engine });
+    const result = structuredClone(definition.run({ params, path, state, engine }));
     return expandAnswer(result, params.expand ?? [], state, options.urls);
   };
   try {
     const wireAnswer =
       definition.method === 'GET'
-        ? runIt(structuredClone(options.store.value) as StripeState)
+        ? runIt(options.store.value as StripeState)
         : options.store.update((state) => {
-            // A refusal halfway leaves nothing half-done: the change is made on a copy, kept only on success.
-            const draft = structuredClone(state);
-            const out = runIt(draft);
-            Object.assign(state, draft);
-            return out;
+            // A refusal halfway leaves nothing half-done: what the endpoint changed is put back. The logs
+            // (events, deliveries) only grow in an endpoint, so a shallow copy of them is enough.
+            const { events, deliveries, idempotency, ...objects } = state;
+            const saved = {
+              ...structuredClone(objects),
+              events: [...events],
+              deliveries: [...deliveries],
+              idempotency,
+            };
+            try {
+              return runIt(state);
+            } catch (error) {
+              Object.assign(state, saved);
+              throw error;
+            }
           });
     if (definition.method !== 'GET') options.changed();
     return { status: 200, body: JSON.stringify(wireAnswer, null, 2) };

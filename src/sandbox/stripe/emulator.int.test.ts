@@ -199,6 +199,29 @@ describe('objects, lists and expansion', () => {
     expect((refused as Error).message).toBe('This property cannot be expanded (data.nickname).');
   });
 
+  it('leaves nothing half-done when a request is refused after it began', async () => {
+    const { price } = await catalog();
+    const taken = await stripe.prices.create({
+      product: typeof price.product === 'string' ? price.product : price.product.id,
+      unit_amount: 700,
+      currency: 'usd',
+      recurring: { interval: 'month' },
+      lookup_key: `taken-${Date.now()}`,
+    });
+    const productsBefore = (await stripe.products.list({ limit: 100 })).data.length;
+    const refused = await stripe.prices
+      .create({
+        product_data: { name: 'Half done' },
+        unit_amount: 700,
+        currency: 'usd',
+        recurring: { interval: 'month' },
+        lookup_key: taken.lookup_key ?? '',
+      })
+      .catch((caught: unknown) => caught);
+    expect(refused).toMatchObject({ code: 'lookup_key_already_used', param: 'lookup_key' });
+    expect((await stripe.products.list({ limit: 100 })).data.length).toBe(productsBefore);
+  });
+
   it('honours Idempotency-Key: the same answer again, and 400 for other parameters', async () => {
     const first = await stripe.customers.create(
       { email: 'once@example.com' },
