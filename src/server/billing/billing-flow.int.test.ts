@@ -421,6 +421,26 @@ describe('POST /api/billing/webhook', () => {
   });
 });
 
+describe('a customer Stripe no longer knows', () => {
+  it('is forgotten: Manage billing says so, and the next checkout makes a new customer', async () => {
+    const person = await signedUp();
+    await subscribe(server, person.client, { plan: 'pro' });
+    const { customerId } = await accountOf(person.userId);
+    // Deleted in Stripe's dashboard: the subscription ends with it, and the webhook says so.
+    await server.deps.billing.stripe().customers.del(customerId);
+    await waitForBilling(person.client, (billing) => billing.plan === 'free');
+    const portal = await person.client.post('/api/billing/portal');
+    expect(portal.status).toBe(409);
+    expect((portal.body as { message: string }).message).toBe(
+      'Stripe no longer knows your billing account: choose a plan on /pricing again.',
+    );
+    const again = await person.client.post('/api/billing/checkout', { plan: 'pro' });
+    expect(again.status).toBe(200);
+    const account = await accountOf(person.userId);
+    expect(account.customerId).not.toBe(customerId);
+  });
+});
+
 describe('deleting an account', () => {
   it('cancels the subscription at Stripe first, so a deleted account is never charged again', async () => {
     const person = await signedUp();

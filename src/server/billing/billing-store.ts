@@ -48,6 +48,30 @@ export async function saveCustomer(
     });
 }
 
+/**
+ * Stripe no longer knows the person's customer (deleted in the dashboard, or the sandbox's state reset):
+ * the customer and its subscription are forgotten, so the next purchase starts afresh.
+ */
+export async function forgetCustomer(db: Database, userId: string, customerId: string): Promise<void> {
+  await db
+    .update(billingAccounts)
+    .set({
+      customerId: null,
+      testClockId: null,
+      subscriptionId: null,
+      subscriptionPlan: null,
+      billingInterval: null,
+      subscriptionStatus: null,
+      currentPeriodEnd: null,
+      cancelAtPeriodEnd: false,
+      paymentFailedAt: null,
+      graceEndsAt: null,
+      stripeTime: null,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(billingAccounts.userId, userId), eq(billingAccounts.customerId, customerId)));
+}
+
 /** The subscription's state as Stripe last reported it. */
 export interface SubscriptionFields {
   subscriptionId: string | null;

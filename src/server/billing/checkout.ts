@@ -4,7 +4,7 @@ import type { BillingInterval, BillingRedirect, CheckoutStatus, PaidPlan } from 
 import type { AppDeps } from '../app-context';
 import { badRequest, DomainError, notConfigured, notFound } from '../domain-errors';
 import { findUserById } from '../plans/plan-store';
-import { type BillingAccount, findBillingAccount, saveCustomer } from './billing-store';
+import { type BillingAccount, findBillingAccount, forgetCustomer, saveCustomer } from './billing-store';
 import { isLiveStatus } from './subscription-state';
 
 /**
@@ -72,6 +72,33 @@ async function ensureCustomer(deps: AppDeps, user: SessionUser): Promise<Billing
   return saved;
 }
 
+/** Stripe answered that an object we stored (the customer, its subscription) does not exist. */
+const isGone = (error: unknown) =>
+  error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing';
+
+/**
+ * Runs `use` with the person's customer. When Stripe no longer knows it (or its subscription), the
+ * stored customer is forgotten and `use` runs once more with a new one.
+ */
+async function withCustomer<T>(
+  deps: AppDeps,
+  user: SessionUser,
+  use: (account: BillingAccount) => Promise<T>,
+): Promise<T> {
+  const account = await ensureCustomer(deps, user);
+  try {
+    return await use(account);
+  } catch (error) {
+    if (!isGone(error) || !account.customerId) throw error;
+    deps.logger.warn(
+      { customer: account.customerId },
+      'Stripe no longer knows this customer; a new one is made',
+    );
+    await forgetCustomer(deps.db, user.id, account.customerId);
+    return use(await ensureCustomer(deps, user));
+  }
+}
+
 export async function startCheckout(
   deps: AppDeps,
   user: SessionUser,
@@ -85,10 +112,20 @@ export async function startCheckout(
       `${PLAN_LABELS[plan]} is not sold ${interval === 'year' ? 'yearly' : 'monthly'} on this server.`,
     );
   }
-  const account = await ensureCustomer(deps, user);
+  return withCustomer(deps, user, (account) => checkoutFor(deps, user, account, price.id, plan, interval));
+}
+
+async function checkoutFor(
+  deps: AppDeps,
+  user: SessionUser,
+  account: BillingAccount,
+  priceId: string,
+  plan: PaidPlan,
+  interval: BillingInterval,
+): Promise<BillingRedirect> {
   const customerId = account.customerId ?? '';
   if (account.subscriptionId && isLiveStatus(account.subscriptionStatus)) {
-    return switchPlan(deps, account, price.id, plan, interval);
+    return switchPlan(deps, account, priceId, plan, interval);
   }
   if (user.plan === plan) throw badRequest(`You are on ${PLAN_LABELS[plan]} already.`);
   const stripe = deps.billing.stripe();
@@ -102,7 +139,7 @@ export async function startCheckout(
     stripe.checkout.sessions.create({
       mode: 'subscription',
       customer: customerId,
-      line_items: [{ price: price.id, quantity: 1 }],
+      line_items: [{ price: priceId, quantity: 1 }],
       success_url: `${publicUrl}/billing/return?session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: `${publicUrl}/pricing?checkout=canceled`,
       client_reference_id: user.id,
@@ -159,14 +196,22 @@ export async function openPortal(deps: AppDeps, user: SessionUser): Promise<Bill
   if (!account?.customerId) {
     throw new DomainError('conflict', 'You have not bought a plan yet: choose one on /pricing.');
   }
+  const customerId = account.customerId;
   const configuration = await stripeCall(() => deps.billing.portalConfiguration());
   const session = await stripeCall(() =>
     deps.billing.stripe().billingPortal.sessions.create({
-      customer: account.customerId ?? '',
+      customer: customerId,
       return_url: `${deps.config.publicUrl}/account`,
       ...(configuration ? { configuration } : {}),
     }),
-  );
+  ).catch(async (error: unknown) => {
+    if (!isGone(error)) throw error;
+    await forgetCustomer(deps.db, user.id, customerId);
+    throw new DomainError(
+      'conflict',
+      'Stripe no longer knows your billing account: choose a plan on /pricing again.',
+    );
+  });
   return { url: session.url };
 }
 

@@ -42,7 +42,7 @@ type Change =
 
 async function verify(deps: AppDeps, payload: string, signature: string | undefined): Promise<Stripe.Event> {
   if (!signature) throw badRequest('The Stripe-Signature header is missing: nothing was changed.');
-  const secrets = await deps.billing.webhookSecrets();
+  const secrets = await stripeCall(() => deps.billing.webhookSecrets());
   let stale = false;
   for (const secret of secrets) {
     try {
