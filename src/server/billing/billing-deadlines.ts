@@ -3,7 +3,12 @@ import type { AppDeps } from '../app-context';
 import type { Database } from '../db/client';
 import { lockUserPlan } from '../plans/plan-store';
 import { deleteBackupsOfUser } from '../vault/backup-store';
-import { accountsWithDeadlines, findBillingAccount, saveBackupsKeptUntil } from './billing-store';
+import {
+  accountsWithDeadlines,
+  findBillingAccount,
+  pruneEventsBefore,
+  saveBackupsKeptUntil,
+} from './billing-store';
 import { changePlan } from './plan-change';
 import { planFromSubscription } from './subscription-state';
 
@@ -41,8 +46,15 @@ export async function settleDeadlines(tx: Database, userId: string, plan: Plan, 
 export const customerNow = (...times: (Date | null | undefined)[]): Date =>
   new Date(Math.max(Date.now(), ...times.map((time) => time?.getTime() ?? 0)));
 
-/** Settles every account with a deadline that has passed; safe from any number of processes at once. */
+/** How long processed event ids are kept (Stripe retries a delivery for at most 3 days). */
+const EVENT_MEMORY_MS = 30 * 24 * 60 * 60_000;
+
+/**
+ * Settles every account with a deadline that has passed, and forgets event ids old enough never to come
+ * again; safe from any number of processes at once.
+ */
 export async function settleDueDeadlines(deps: Pick<AppDeps, 'db'>): Promise<number> {
+  await pruneEventsBefore(deps.db, new Date(Date.now() - EVENT_MEMORY_MS));
   const due = await accountsWithDeadlines(deps.db, new Date());
   let settled = 0;
   for (const account of due) {

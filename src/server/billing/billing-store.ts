@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, lte, or } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, lt, lte, or } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import {
   billingAccounts,
@@ -125,6 +125,18 @@ export async function recordEventOnce(
     .onConflictDoNothing({ target: billingEvents.id })
     .returning({ id: billingEvents.id });
   return inserted.length > 0;
+}
+
+/**
+ * Forgets processed events older than `before`. Stripe retries a delivery for at most 3 days and a
+ * signature is good for 5 minutes, so an id older than that can never be acted on again anyway.
+ */
+export async function pruneEventsBefore(db: Database, before: Date): Promise<number> {
+  const removed = await db
+    .delete(billingEvents)
+    .where(lt(billingEvents.receivedAt, before))
+    .returning({ id: billingEvents.id });
+  return removed.length;
 }
 
 export async function isEventRecorded(db: Database, eventId: string): Promise<boolean> {
