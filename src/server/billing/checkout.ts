@@ -112,6 +112,10 @@ export async function startCheckout(
       `${PLAN_LABELS[plan]} is not sold ${interval === 'year' ? 'yearly' : 'monthly'} on this server.`,
     );
   }
+  // Someone on the plan without a subscription (an operator gave it) needs no customer made for nothing.
+  const existing = await findBillingAccount(deps.db, user.id);
+  const subscribes = Boolean(existing?.subscriptionId && isLiveStatus(existing.subscriptionStatus));
+  if (!subscribes && user.plan === plan) throw badRequest(`You are on ${PLAN_LABELS[plan]} already.`);
   return withCustomer(deps, user, (account) => checkoutFor(deps, user, account, price.id, plan, interval));
 }
 
