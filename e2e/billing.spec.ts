@@ -2,6 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { expectAxeClean } from './support/axe';
 import { csrfHeaders } from './support/own-server';
 import { connectThroughUi } from './support/services';
+import { notifications } from './support/toasts';
 import { signUpThroughUi, uniqueUser } from './support/users';
 
 const card = (page: Page, title: string) =>
@@ -162,6 +163,53 @@ test.describe('buying, using and cancelling Pro', () => {
     await page.getByRole('link', { name: '← Return to Crossfade' }).click();
     await expect(page.getByRole('heading', { name: 'My Account' })).toBeVisible();
     await expect(banner).toHaveCount(0, { timeout: 15_000 });
+  });
+
+  test('after leaving Vault+, backups stay readable and downloadable on /vault', async ({ page }) => {
+    await signUpThroughUi(page, uniqueUser('vaulter'));
+    await connectThroughUi(page, 'Spotify');
+    await page.goto('/pricing');
+    await page.getByRole('button', { name: 'Upgrade to Vault+' }).click();
+    await payWithCard(page, '4242 4242 4242 4242');
+    await expect(page.getByRole('heading', { name: 'You are on Vault+' })).toBeVisible({ timeout: 10_000 });
+    await page.goto('/vault');
+    await page.getByRole('button', { name: 'Back up now' }).click();
+    // A backup of the whole library can take a while on a busy machine.
+    await expect(notifications(page).getByText('Backup complete', { exact: true })).toBeVisible({
+      timeout: 60_000,
+    });
+
+    // Cancelling says what happens to the backups before the person goes to Stripe.
+    await page.goto('/account');
+    await expect(
+      page.getByText(/backups stay readable and downloadable for 30 days, then they are deleted/),
+    ).toBeVisible();
+    await page.getByRole('button', { name: 'Manage billing' }).click();
+    await page.getByRole('link', { name: 'Cancel plan' }).click();
+    await page.getByRole('button', { name: 'Cancel plan' }).click();
+    await page.getByRole('button', { name: /^Move to the end of the period/ }).click();
+    await page.getByRole('link', { name: '← Return to Crossfade' }).click();
+    await expect(page.getByRole('region', { name: 'Latest plan change' })).toContainText(
+      /from Vault\+ to Free/,
+      {
+        timeout: 15_000,
+      },
+    );
+
+    await page.goto('/vault');
+    await expect(page.getByRole('alert')).toContainText(
+      /You are no longer on Vault\+: your backups stay readable and downloadable until .*, then they are deleted\./,
+    );
+    const snapshot = page
+      .getByRole('list', { name: 'Backups' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Spotify backup' });
+    const download = snapshot.getByRole('link', { name: /^Download Spotify backup/ });
+    await expect(download).toHaveAttribute('href', /\/api\/vault\/backups\/[0-9a-f-]+\/download$/);
+    const file = await page.request.get((await download.getAttribute('href')) ?? '');
+    expect(file.status()).toBe(200);
+    expect(file.headers()['content-disposition']).toMatch(/^attachment; filename="crossfade-backup-/);
+    await expectAxeClean(page, 'vault after leaving');
   });
 
   test('signed out, a plan leads to sign-in first and then straight to its checkout', async ({ page }) => {
