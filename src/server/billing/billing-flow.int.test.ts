@@ -1,8 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BatchView } from '../../shared/api/batches';
 import type { Billing, CheckoutStatus } from '../../shared/api/billing';
 import { BILLING_WEBHOOK_PATH } from '../../shared/api/billing';
+import type { PlaylistSummary } from '../../shared/api/playlists';
 import {
   backupSnapshots,
   billingAccounts,
@@ -12,6 +14,7 @@ import {
   syncs,
   users,
 } from '../db/schema';
+import { connectService } from '../testing/connect-service';
 import {
   billingOf,
   CARDS,
@@ -278,6 +281,52 @@ describe('time passing on the test clock', () => {
     expect(left).toEqual([]);
     expect((await person.client.get('/api/vault/backups')).status).toBe(402);
   });
+});
+
+describe('work begun on Pro', () => {
+  it('finishes after the plan ends: a batch in review is still moved', async () => {
+    const person = await signedUp();
+    const first = await subscribe(server, person.client, { plan: 'pro' });
+    await connectService(person.client, 'spotify');
+    await connectService(person.client, 'apple');
+    const playlists = ((await person.client.get('/api/playlists/spotify')).body as PlaylistSummary[])
+      .filter(
+        (item) => (item.kind ?? 'playlist') === 'playlist' && !item.unreadableReason && item.trackCount > 0,
+      )
+      .sort((a, b) => a.trackCount - b.trackCount)
+      .slice(0, 2);
+    const created = await person.client.post('/api/batches', {
+      sourceService: 'spotify',
+      destinationService: 'apple',
+      playlistIds: playlists.map((item) => item.id),
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const { batchId } = created.body as { batchId: string };
+    const view = async () => (await person.client.get(`/api/batches/${batchId}`)).body as BatchView;
+    expect((await waitUntil(view, (batch) => batch.status !== 'matching', 120_000)).status).toBe('review');
+
+    // The subscription ends while the batch waits for its review.
+    const portal = await openPortal(person.client);
+    await portalAction(portal, 'cancel');
+    await waitForBilling(person.client, (billing) => billing.subscription?.cancelAtPeriodEnd === true);
+    await moveClock(server, (await accountOf(person.userId)).customerId, periodEndOf(first) + 60);
+    await waitForBilling(person.client, (billing) => billing.plan === 'free');
+    // A new batch needs Pro; the one begun on Pro is moved.
+    const another = await person.client.post('/api/batches', {
+      sourceService: 'spotify',
+      destinationService: 'apple',
+      playlistIds: playlists.map((item) => item.id),
+    });
+    expect(another.status).toBe(402);
+    const started = await person.client.post(`/api/batches/${batchId}/transfer`, {});
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const moved = await waitUntil(
+      view,
+      (batch) => batch.status === 'done' || batch.status === 'failed',
+      120_000,
+    );
+    expect(moved.status, moved.error ?? '').toBe('done');
+  }, 180_000);
 });
 
 describe('changing plan in the portal', () => {
