@@ -29,4 +29,6 @@ for (const name of [
 ]) {
   delete process.env[name];
 }
+// Payments run against the sandbox's Stripe emulator too.
+for (const name of Object.keys(process.env)) if (name.startsWith('STRIPE_')) delete process.env[name];
 await import('./start.mjs');

@@ -63,8 +63,12 @@ describe('crossfade plan set', () => {
     expect(result).toMatchObject({ code: 0, stdout: 'alice is now on Vault+\n' });
     expect(await planOf('alice')).toBe('vault');
 
+    // Leaving Vault+ keeps the backups 30 days, as any downgrade does, and the line says until when.
+    const in30Days = () => new Date(Date.now() + 30 * 24 * 60 * 60_000).toISOString().slice(0, 10);
+    const before = in30Days();
     const back = await crossfade('plan', 'set', 'ALICE', 'pro');
-    expect(back.stdout).toBe('alice is now on Pro\n');
+    const lines = [before, in30Days()].map((day) => `alice is now on Pro (backups kept until ${day})\n`);
+    expect(lines).toContain(back.stdout);
     expect(await planOf('alice')).toBe('pro');
   }, 120_000);
 

@@ -7,6 +7,7 @@ import { createDropboxEmulator } from './dropbox/index';
 import { createAddDropper, faultInjection, NO_FAULTS, type SandboxFaults } from './faults';
 import { createGoogleDriveEmulator } from './google-drive/index';
 import { createSpotifyEmulator } from './spotify/index';
+import { createStripeEmulator, type StripeEmulatorOptions } from './stripe/index';
 
 export interface SandboxOptions {
   catalog: Catalog;
@@ -23,6 +24,8 @@ export interface SandboxOptions {
   appOrigin?: string;
   /** Where browsers reach the sandbox, when not at the address the app calls (the app's own PUBLIC_URL). */
   publicOrigin?: string;
+  /** The payments (Stripe) emulator at /sandbox/stripe, when payments run in sandbox mode. */
+  stripe?: Omit<StripeEmulatorOptions, 'stateFile'>;
 }
 
 /** Where the emulators live below the sandbox's origin; the app's provider base URLs point here. */
@@ -33,6 +36,7 @@ export const SANDBOX_PATHS = {
   apple: '/sandbox/apple',
   googleDrive: '/sandbox/google-drive',
   dropbox: '/sandbox/dropbox',
+  stripe: '/sandbox/stripe',
 } as const;
 
 /**
@@ -89,6 +93,10 @@ export function createSandboxParts(options: SandboxOptions): { app: Hono; appleR
   });
   app.route(SANDBOX_PATHS.googleDrive, createGoogleDriveEmulator(drive('google-drive')));
   app.route(SANDBOX_PATHS.dropbox, createDropboxEmulator(drive('dropbox')));
+  if (options.stripe) {
+    const stateFile = stateDir ? { stateFile: join(stateDir, 'stripe.json') } : {};
+    app.route(SANDBOX_PATHS.stripe, createStripeEmulator({ ...options.stripe, ...stateFile }).app);
+  }
   app.get(SANDBOX_PATHS.index, (c) => c.html(indexPage(options)));
   app.get(`${SANDBOX_PATHS.index}/`, (c) => c.redirect(SANDBOX_PATHS.index, 301));
 
@@ -139,6 +147,7 @@ function indexPage(options: SandboxOptions): string {
 <li>Google: <code>${SANDBOX_PATHS.googleDrive}</code> (consent page <code>/o/oauth2/v2/auth</code>, Drive API <code>/drive/v3</code>, your files at <code>/drive/my-drive</code>)</li>
 <li>Dropbox: <code>${SANDBOX_PATHS.dropbox}</code> (<code>/www</code>, <code>/api</code> and <code>/content</code> hosts, your files at <code>/www/home</code>)</li>
 </ul>
+${options.stripe ? `<h2>Payments (Stripe)</h2>\n<ul><li>API, Checkout, customer portal: <code>${SANDBOX_PATHS.stripe}</code></li></ul>` : ''}
 </body>
 </html>`;
 }

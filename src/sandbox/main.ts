@@ -5,6 +5,7 @@ import { CatalogFileError, loadCatalog } from './catalog/load-file';
 import { parseSandboxFaults } from './faults';
 import { createSandboxParts, SANDBOX_PATHS } from './index';
 import { loadOrCreateSandboxAppleKey } from './sandbox-keys';
+import { loadOrCreateSandboxStripeKey } from './stripe/sandbox-key';
 
 /** `npm run sandbox`: both emulators as a standalone server, for working on clients or the CLI against them. */
 const environment = z.object({
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
     trackCount: settings.SANDBOX_CATALOG_TRACKS,
   });
   const key = await loadOrCreateSandboxAppleKey(dataDir);
+  let origin = `http://${settings.SANDBOX_HOST}:${settings.SANDBOX_PORT}`;
   const { app, appleRoot } = createSandboxParts({
     catalog,
     dataDir,
@@ -67,11 +69,12 @@ async function main(): Promise<void> {
     latencyMs: settings.SANDBOX_LATENCY_MS,
     appleDeveloperKeys: [{ teamId: key.teamId, keyId: key.keyId, publicKey: key.publicKeyJwk }],
     appOrigin: settings.PUBLIC_URL.replace(/\/$/, ''),
+    stripe: { secretKey: loadOrCreateSandboxStripeKey(dataDir), publicOrigin: () => origin },
   });
   const server = serve(
     { fetch: app.fetch, hostname: settings.SANDBOX_HOST, port: settings.SANDBOX_PORT },
     (info) => {
-      const origin = `http://${settings.SANDBOX_HOST}:${info.port}`;
+      origin = `http://${settings.SANDBOX_HOST}:${info.port}`;
       console.log(`Crossfade sandbox: ${catalog.tracks.length} tracks, state in ${join(dataDir, 'sandbox')}`);
       const lines: [string, string][] = [
         ['Index', `${origin}${SANDBOX_PATHS.index}`],
@@ -80,6 +83,7 @@ async function main(): Promise<void> {
         ['Apple Music API', `${origin}${SANDBOX_PATHS.apple}/v1`],
         ['Google Drive', `${origin}${SANDBOX_PATHS.googleDrive} (for ${settings.PUBLIC_URL})`],
         ['Dropbox', `${origin}${SANDBOX_PATHS.dropbox} (for ${settings.PUBLIC_URL})`],
+        ['Stripe API', `${origin}${SANDBOX_PATHS.stripe}/v1`],
         [
           'Apple dev key',
           `team ${key.teamId}, key ${key.keyId} (${join(dataDir, 'sandbox', 'apple-dev-key.json')})`,

@@ -1,5 +1,6 @@
 import type { SessionUser } from '../shared/api/auth';
 import type { AiEngine } from './ai/engine';
+import type { BillingRuntime } from './billing/billing-runtime';
 import type { Config } from './config';
 import type { ProviderRuntime } from './connections/provider-runtime';
 import type { Database } from './db/client';
@@ -19,6 +20,8 @@ export interface AppDeps {
   ai: AiEngine & { name: 'local' | 'anthropic' };
   /** Lets request handlers wake this process's job runner after enqueueing work. */
   jobs: { poke(): void };
+  /** Payments: Stripe, or its emulator in sandbox mode (issue 22). */
+  billing: BillingRuntime;
 }
 
 /**

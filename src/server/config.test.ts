@@ -5,7 +5,13 @@ describe('loadConfig', () => {
   it('defaults to the loopback address people can register as a Spotify redirect URI, and sandbox mode', () => {
     const config = loadConfig({});
     expect(config.publicUrl).toBe('http://127.0.0.1:3000');
-    expect(config.sandbox).toEqual({ spotify: true, apple: true, googleDrive: true, dropbox: true });
+    expect(config.sandbox).toEqual({
+      spotify: true,
+      apple: true,
+      googleDrive: true,
+      dropbox: true,
+      stripe: true,
+    });
     expect(config.DATABASE_URL).toBeUndefined();
   });
 
@@ -19,7 +25,13 @@ describe('loadConfig', () => {
       GOOGLE_CLIENT_SECRET: 'secret',
       DROPBOX_CLIENT_ID: 'appkey',
     });
-    expect(config.sandbox).toEqual({ spotify: false, apple: false, googleDrive: false, dropbox: false });
+    expect(config.sandbox).toEqual({
+      spotify: false,
+      apple: false,
+      googleDrive: false,
+      dropbox: false,
+      stripe: true,
+    });
   });
 
   it.each([
@@ -39,5 +51,50 @@ describe('loadConfig', () => {
     [{ DROPBOX_API_URL: 'api.dropboxapi.com' }, /^Invalid setting DROPBOX_API_URL: /],
   ])('stops with one line naming the bad setting: %j', (env, expected) => {
     expect(() => loadConfig(env)).toThrow(expected);
+  });
+
+  describe('payments (Stripe)', () => {
+    const real = {
+      STRIPE_SECRET_KEY: 'sk_test_abc123',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
+      STRIPE_PRICE_PRO: 'price_pro',
+      STRIPE_PRICE_VAULT: 'price_vault',
+    };
+
+    it('leaves the payments sandbox with a key, its webhook secret and both monthly prices', () => {
+      const config = loadConfig({ ...real, STRIPE_API_URL: 'http://127.0.0.1:12111/stripe' });
+      expect(config.sandbox.stripe).toBe(false);
+      expect(config.STRIPE_API_URL).toBe('http://127.0.0.1:12111/stripe');
+      expect(loadConfig({}).STRIPE_API_URL).toBe('https://api.stripe.com');
+    });
+
+    it.each([
+      [
+        { STRIPE_SECRET_KEY: 'sk_test_abc123' },
+        'Invalid setting STRIPE_WEBHOOK_SECRET: STRIPE_SECRET_KEY is set, so set STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_PRO, STRIPE_PRICE_VAULT too (see README, Payments)',
+      ],
+      [
+        { ...real, STRIPE_PRICE_VAULT: '' },
+        'Invalid setting STRIPE_PRICE_VAULT: STRIPE_SECRET_KEY is set, so set STRIPE_PRICE_VAULT too (see README, Payments)',
+      ],
+      [
+        { STRIPE_WEBHOOK_SECRET: 'whsec_abc' },
+        'Invalid setting STRIPE_SECRET_KEY: STRIPE_WEBHOOK_SECRET is set but STRIPE_SECRET_KEY is not (payments would use the sandbox)',
+      ],
+      [
+        { ...real, STRIPE_SECRET_KEY: 'pk_test_publishable' },
+        'Invalid setting STRIPE_SECRET_KEY: STRIPE_SECRET_KEY must be a Stripe secret key (sk_live_…, sk_test_… or rk_…)',
+      ],
+      [
+        { ...real, STRIPE_WEBHOOK_SECRET: 'secret' },
+        'Invalid setting STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_…)',
+      ],
+      [
+        { STRIPE_API_URL: 'ftp://example.com' },
+        'Invalid setting STRIPE_API_URL: STRIPE_API_URL must be an http(s) URL',
+      ],
+    ])('stops with one line: %j', (env, expected) => {
+      expect(() => loadConfig(env)).toThrow(expected);
+    });
   });
 });

@@ -30,6 +30,12 @@ const parsedWith = <T>(parse: (text: string | undefined) => T) =>
       }
     });
 
+const stripePriceId = (name: string) =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{3,255}$/, `${name} must be a Stripe price id (price_…)`)
+    .optional();
+
 export const settingsSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   /** A fixed port (not 0): OAuth redirects, PUBLIC_URL and the loopback calls into the emulators name it. */
@@ -133,6 +139,34 @@ export const settingsSchema = z.object({
   SMTP_URL: optionalText,
   MAIL_FROM: z.string().default('Crossfade <no-reply@crossfade.local>'),
 
+  // ── Payments (issue 22, decision 0025). Without STRIPE_SECRET_KEY the sandbox's Stripe emulator takes them.
+  /** Stripe secret key (`sk_live_…`, `sk_test_…`, or a restricted `rk_…`). */
+  STRIPE_SECRET_KEY: optionalText.pipe(
+    z
+      .string()
+      .regex(
+        /^(sk|rk)_(live|test)_\w+$/,
+        'STRIPE_SECRET_KEY must be a Stripe secret key (sk_live_…, sk_test_… or rk_…)',
+      )
+      .optional(),
+  ),
+  /** The signing secret of the webhook endpoint (`whsec_…`) pointing at PUBLIC_URL/api/billing/webhook. */
+  STRIPE_WEBHOOK_SECRET: optionalText.pipe(
+    z
+      .string()
+      .startsWith('whsec_', 'STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_…)')
+      .optional(),
+  ),
+  /** Monthly prices of Pro and Vault+ (`price_…`); the yearly ones are optional. */
+  STRIPE_PRICE_PRO: optionalText.pipe(stripePriceId('STRIPE_PRICE_PRO')),
+  STRIPE_PRICE_VAULT: optionalText.pipe(stripePriceId('STRIPE_PRICE_VAULT')),
+  STRIPE_PRICE_PRO_YEARLY: optionalText.pipe(stripePriceId('STRIPE_PRICE_PRO_YEARLY')),
+  STRIPE_PRICE_VAULT_YEARLY: optionalText.pipe(stripePriceId('STRIPE_PRICE_VAULT_YEARLY')),
+  /** Where the Stripe client sends its calls (a stand-in, a proxy); Stripe's API by default. */
+  STRIPE_API_URL: z
+    .url({ protocol: /^https?$/, error: 'STRIPE_API_URL must be an http(s) URL' })
+    .default('https://api.stripe.com'),
+
   /** Worker processes: 0 runs no jobs in this process (an API-only node). */
   JOB_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
   /** Seconds a job stays with a worker that stopped renewing it (a crash) before another resumes it. */
@@ -144,7 +178,7 @@ export type Settings = z.infer<typeof settingsSchema>;
 export interface Config extends Settings {
   publicUrl: string;
   /** Which services run against the built-in emulators (no credentials configured). */
-  sandbox: { spotify: boolean; apple: boolean; googleDrive: boolean; dropbox: boolean };
+  sandbox: { spotify: boolean; apple: boolean; googleDrive: boolean; dropbox: boolean; stripe: boolean };
 }
 
 export class ConfigError extends Error {
@@ -168,6 +202,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (Boolean(settings.GOOGLE_CLIENT_ID) !== Boolean(settings.GOOGLE_CLIENT_SECRET)) {
     throw new ConfigError('Invalid setting GOOGLE_*: set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET together');
   }
+  checkStripeSettings(settings);
   const publicUrl = (settings.PUBLIC_URL ?? `http://${settings.HOST}:${settings.PORT}`).replace(/\/$/, '');
   return {
     ...settings,
@@ -177,6 +212,40 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apple: !settings.APPLE_TEAM_ID,
       googleDrive: !settings.GOOGLE_CLIENT_ID,
       dropbox: !settings.DROPBOX_CLIENT_ID,
+      stripe: !settings.STRIPE_SECRET_KEY,
     },
   };
+}
+
+/**
+ * Real payments need the key, the webhook signing secret and both monthly prices together; any of the
+ * others without the key would be silently unused, so that is refused too.
+ */
+function checkStripeSettings(settings: Settings) {
+  const needed = {
+    STRIPE_WEBHOOK_SECRET: settings.STRIPE_WEBHOOK_SECRET,
+    STRIPE_PRICE_PRO: settings.STRIPE_PRICE_PRO,
+    STRIPE_PRICE_VAULT: settings.STRIPE_PRICE_VAULT,
+  };
+  if (settings.STRIPE_SECRET_KEY) {
+    const missing = Object.entries(needed)
+      .filter(([, value]) => !value)
+      .map(([name]) => name);
+    if (missing.length > 0) {
+      throw new ConfigError(
+        `Invalid setting ${missing[0]}: STRIPE_SECRET_KEY is set, so set ${missing.join(', ')} too (see README, Payments)`,
+      );
+    }
+    return;
+  }
+  const stray = Object.entries({
+    ...needed,
+    STRIPE_PRICE_PRO_YEARLY: settings.STRIPE_PRICE_PRO_YEARLY,
+    STRIPE_PRICE_VAULT_YEARLY: settings.STRIPE_PRICE_VAULT_YEARLY,
+  }).find(([, value]) => value);
+  if (stray) {
+    throw new ConfigError(
+      `Invalid setting STRIPE_SECRET_KEY: ${stray[0]} is set but STRIPE_SECRET_KEY is not (payments would use the sandbox)`,
+    );
+  }
 }

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
+import { startBillingScheduler } from './billing/billing-deadlines';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { createLogger } from './logger';
@@ -36,6 +37,7 @@ async function main() {
     jobRunner?.start();
     if (jobRunner) stopBackupScheduler = startBackupScheduler(deps);
     if (jobRunner) stopSyncScheduler = startSyncScheduler(deps);
+    if (jobRunner) stopBillingScheduler = startBillingScheduler(deps);
     logger.info(
       {
         url: config.publicUrl,
@@ -47,10 +49,16 @@ async function main() {
       },
       `Crossfade is running at ${config.publicUrl}`,
     );
+    if (config.sandbox.stripe && !(config.sandbox.spotify && config.sandbox.apple)) {
+      logger.warn(
+        'Payments run against the sandbox Stripe emulator (no STRIPE_SECRET_KEY): plans are bought with test cards. See README, Payments.',
+      );
+    }
   });
 
   let stopBackupScheduler: (() => void) | undefined;
   let stopSyncScheduler: (() => void) | undefined;
+  let stopBillingScheduler: (() => void) | undefined;
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -62,6 +70,7 @@ async function main() {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     stopBackupScheduler?.();
     stopSyncScheduler?.();
+    stopBillingScheduler?.();
     await jobRunner?.stop();
     await database.close();
     process.exit(0);

@@ -3,9 +3,12 @@ import { loadCatalog } from '../sandbox/catalog/load-file';
 import type { Catalog } from '../sandbox/catalog/types';
 import { createSandbox, SANDBOX_PATHS } from '../sandbox/index';
 import { loadOrCreateSandboxAppleKey } from '../sandbox/sandbox-keys';
+import { loadOrCreateSandboxStripeKey } from '../sandbox/stripe/sandbox-key';
 import { createAiEngine } from './ai/index';
 import type { AppDeps } from './app-context';
 import { batchJob } from './batches/batch-job';
+import { createBillingRuntime } from './billing/billing-runtime';
+import { planChangeMailJob } from './billing/plan-change';
 import type { Config } from './config';
 import { ProviderRuntime } from './connections/provider-runtime';
 import type { Database } from './db/client';
@@ -27,7 +30,7 @@ export interface Runtime {
 }
 
 /** Every kind of background job; the runner's registry is typed from this list. */
-export const JOBS = [matchJob, transferJob, backupJob, batchJob, syncRunJob] as const;
+export const JOBS = [matchJob, transferJob, backupJob, batchJob, syncRunJob, planChangeMailJob] as const;
 export type JobKind = (typeof JOBS)[number]['kind'];
 
 /**
@@ -53,6 +56,8 @@ export async function createRuntime(
   let sandboxAppleKey: Awaited<ReturnType<typeof loadOrCreateSandboxAppleKey>> | undefined;
 
   const sandboxed = Object.values(config.sandbox).some(Boolean);
+  // The sandbox Stripe account's key, shared through DATA_DIR like the MusicKit key.
+  const sandboxStripeKey = config.sandbox.stripe ? loadOrCreateSandboxStripeKey(config.DATA_DIR) : undefined;
   // Emulators elsewhere (SANDBOX_URL, or a worker's API processes) need only the shared sandbox key here.
   if (sandboxed && (config.SANDBOX_URL || options.mountEmulators === false)) {
     sandboxAppleKey = await loadOrCreateSandboxAppleKey(config.DATA_DIR);
@@ -77,6 +82,9 @@ export async function createRuntime(
         appleDeveloperKeys: [{ teamId: key.teamId, keyId: key.keyId, publicKey: key.publicKeyJwk }],
         appOrigin: config.publicUrl,
         publicOrigin: config.publicUrl,
+        ...(sandboxStripeKey
+          ? { stripe: { secretKey: sandboxStripeKey, publicOrigin: config.publicUrl } }
+          : {}),
       });
       logger.debug({ tracks: catalog.tracks.length }, 'sandbox emulators ready');
       return sandbox;
@@ -111,7 +119,15 @@ export async function createRuntime(
     logger,
   );
   const jobs = { poke: () => runner?.poke() };
-  const deps: AppDeps = { config, db, logger, encryptor, providers, ai, jobs };
+  const billing = createBillingRuntime({
+    config,
+    db,
+    logger,
+    encryptor,
+    internalOrigin: providers.internalOrigin,
+    ...(sandboxStripeKey ? { sandboxSecretKey: sandboxStripeKey } : {}),
+  });
+  const deps: AppDeps = { config, db, logger, encryptor, providers, ai, jobs, billing };
   const runner =
     config.JOB_WORKERS > 0
       ? new JobRunner({

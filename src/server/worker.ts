@@ -1,3 +1,4 @@
+import { startBillingScheduler } from './billing/billing-deadlines';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { createLogger } from './logger';
@@ -46,6 +47,7 @@ async function main() {
   jobRunner.start();
   const stopBackupScheduler = startBackupScheduler(deps);
   const stopSyncScheduler = startSyncScheduler(deps);
+  const stopBillingScheduler = startBillingScheduler(deps);
   logger.info({ workers: config.JOB_WORKERS, database: database.kind }, 'Crossfade worker is running');
 
   let stopping = false;
@@ -58,6 +60,7 @@ async function main() {
     forceExit.unref();
     stopBackupScheduler();
     stopSyncScheduler();
+    stopBillingScheduler();
     await jobRunner.stop();
     await database.close();
     process.exit(0);

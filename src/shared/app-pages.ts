@@ -24,6 +24,7 @@ export const PAGE_PATHS = {
   recreate: '/recreate',
   matchRules: '/match-rules',
   syncs: '/syncs',
+  billingReturn: '/billing/return',
 } as const;
 
 /** Pages with one id segment: share links, merged playlists, merge invitations, batches. */

@@ -37,6 +37,7 @@ export const IDEMPOTENT_CREATES: readonly string[] = [
   '/api/recreate/from-link',
   '/api/import/csv',
   '/api/billing/checkout',
+  '/api/billing/portal',
 ];
 
 const patterns = IDEMPOTENT_CREATES.map(

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { AppLayout } from './components/layout/app-layout';
 import { Toaster } from './components/ui/toaster';
 import { TooltipProvider } from './components/ui/tooltip';
+import { PaymentBanner } from './features/billing';
 import { usePageviews } from './hooks/use-pageviews';
 import { useScrollReset } from './hooks/use-scroll-reset';
 import { queryClient } from './lib/query-client';
@@ -21,7 +22,7 @@ export function App() {
     <QueryClientProvider client={queryClient}>
       <TooltipProvider>
         <RouteEffects />
-        <AppLayout>
+        <AppLayout banner={<PaymentBanner />}>
           <AppRoutes />
         </AppLayout>
         <Toaster />

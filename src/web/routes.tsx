@@ -6,6 +6,7 @@ import { paths } from './lib/paths';
 const AccountPage = lazy(() => import('./pages/account-page'));
 const AuthPage = lazy(() => import('./pages/auth-page'));
 const BatchPage = lazy(() => import('./pages/batch-page'));
+const BillingReturnPage = lazy(() => import('./pages/billing-return-page'));
 const CompletePage = lazy(() => import('./pages/complete-page'));
 const GeoLockPage = lazy(() => import('./pages/geo-lock-page'));
 const HelpPage = lazy(() => import('./pages/help-page'));
@@ -70,6 +71,7 @@ export function AppRoutes() {
         <Route path={paths.matchRules} component={MatchRulesPage} />
         <Route path="/batches/:id" component={BatchPage} />
         <Route path={paths.syncs} component={SyncsPage} />
+        <Route path={paths.billingReturn} component={BillingReturnPage} />
         <Route path="/l/:slug" component={LinkLandingPage} />
         <Route path="/m/:id" component={MergedPlaylistPage} />
         <Route path="/merge/invite/:token" component={MergeInvitePage} />

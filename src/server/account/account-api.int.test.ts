@@ -9,6 +9,8 @@ import {
   analyticsEvents,
   backupSnapshots,
   batches,
+  billingAccounts,
+  billingEvents,
   cloudDriveConnections,
   idempotencyKeys,
   importedPlaylists,
@@ -20,6 +22,7 @@ import {
   mergeInvitations,
   oauthRequests,
   outboxMessages,
+  planChanges,
   providerConnections,
   rateLimitCounters,
   savedExports,
@@ -34,6 +37,7 @@ import {
 } from '../db/schema';
 import { hashKey } from '../security/rate-limit';
 import { connectService } from '../testing/connect-service';
+import { subscribe } from '../testing/stripe-sandbox';
 import { startTestServer, type TestClient, type TestServer } from '../testing/test-server';
 
 let server: TestServer;
@@ -151,24 +155,6 @@ describe('profile and public-profile switch', () => {
   });
 });
 
-describe('POST /api/billing/checkout', () => {
-  it('answers 503 with the operator command while no payment provider is set up', async () => {
-    const { client, account } = await registered();
-    const response = await client.post('/api/billing/checkout', { plan: 'pro' });
-    expect(response.status).toBe(503);
-    expect(message(response.body)).toBe(
-      `Payments are not set up on this server. An operator can change your plan with: npm run --silent crossfade -- plan set ${account.username} pro`,
-    );
-  });
-
-  it('refuses unknown plans', async () => {
-    const { client } = await registered();
-    const response = await client.post('/api/billing/checkout', { plan: 'platinum' });
-    expect(response.status).toBe(400);
-    expect(message(response.body)).toBe('Choose the Pro or Vault+ plan');
-  });
-});
-
 /** Rows holding something of one person, per table of schema.ts. */
 async function rowsOwnedBy(userId: string, ids: { matchSets: string[]; links: string[] }) {
   const db = server.deps.db;
@@ -214,12 +200,16 @@ async function rowsOwnedBy(userId: string, ids: { matchSets: string[]; links: st
       cloudDriveConnections,
       eq(cloudDriveConnections.userId, userId),
     ),
+    billing_accounts: await countWhere(billingAccounts, eq(billingAccounts.userId, userId)),
+    billing_events: await countWhere(billingEvents, eq(billingEvents.userId, userId)),
+    plan_changes: await countWhere(planChanges, eq(planChanges.userId, userId)),
   };
 }
 
 /** Tables that hold nobody's personal data: the shared catalog lookup cache. */
 // Rate-limit counters are keyed by hashes of addresses, accounts and links, and expire with their window.
-const SHARED_TABLES = ['match_cache', 'rate_limit_counters'];
+// The server's own webhook endpoint with the payments sandbox belongs to nobody.
+const SHARED_TABLES = ['match_cache', 'rate_limit_counters', 'stripe_webhook_endpoints'];
 
 /** The username's failed sign-ins as the limiter stores them (hashed key, login-throttle.ts). */
 async function failedSignInCount(username: string) {
@@ -370,6 +360,8 @@ async function fillEverything(client: TestClient, userId: string, username: stri
     .values({ senderId: userId, recipient: 'friend@example.com', subject: 's', body: 'b' });
   // A create sent with an Idempotency-Key keeps its answer for a day.
   await db.insert(idempotencyKeys).values({ userId, key: 'k', fingerprint: 'f', request: 'POST /api/links' });
+  // A subscription bought through the payments sandbox: customer, events, a change of plan.
+  await subscribe(server, client, { plan: 'pro' });
   return { matchSets: [set.id], links: [link.id] };
 }
 

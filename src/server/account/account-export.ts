@@ -1,225 +1,117 @@
-import { asc, count, eq, inArray } from 'drizzle-orm';
-import type { Database } from '../db/client';
-import {
-  analyticsEvents,
-  backupSnapshots,
-  batches,
-  importedPlaylists,
-  matchRows,
-  matchRules,
-  matchSets,
-  mergedPlaylists,
-  mergeInvitations,
-  outboxMessages,
-  providerConnections,
-  savedExports,
-  shareLinkSignups,
-  shareLinks,
-  shareLinkViews,
-  syncRuns,
-  syncs,
-  transfers,
-  users,
-} from '../db/schema';
+import type { AppDeps } from '../app-context';
+import { findBillingAccount, listPlanChanges } from '../billing/billing-store';
 import { notFound } from '../domain-errors';
 import { listJobsOfUser } from '../jobs/job-queue';
+import { listBackups } from '../vault/backup-store';
+import {
+  type ExportRows,
+  findUserRow,
+  matchSetCounts,
+  readExportRows,
+  shareLinkCounts,
+  type UserRow,
+} from './account-store';
 
 /**
  * "Download my data": everything Crossfade keeps about a person, in one JSON document. Secrets are left
  * out (password hash, provider tokens, invitation tokens), and so are blobs that are downloadable on
  * their own (saved export files, backup contents: listed with their sizes and counts).
  */
-export async function buildAccountExport(db: Database, userId: string, now = new Date()) {
-  const [user] = await db.select().from(users).where(eq(users.id, userId));
+export async function buildAccountExport(deps: AppDeps, userId: string, now = new Date()) {
+  const user = await findUserRow(deps.db, userId);
   if (!user) throw notFound('This account no longer exists.');
-
-  const [
-    connections,
-    transferRows,
-    sets,
-    imports,
-    exports,
-    backups,
-    invitations,
-    merged,
-    links,
-    events,
-    jobRows,
-    outbox,
-    rules,
-    syncRows,
-    syncRunRows,
-  ] = await Promise.all([
-    db
-      .select({
-        service: providerConnections.service,
-        providerUserId: providerConnections.providerUserId,
-        displayName: providerConnections.displayName,
-        region: providerConnections.region,
-        authorizedAt: providerConnections.authorizedAt,
-        updatedAt: providerConnections.updatedAt,
-      })
-      .from(providerConnections)
-      .where(eq(providerConnections.userId, userId)),
-    db.select().from(transfers).where(eq(transfers.userId, userId)).orderBy(asc(transfers.createdAt)),
-    db.select().from(matchSets).where(eq(matchSets.userId, userId)).orderBy(asc(matchSets.createdAt)),
-    db
-      .select()
-      .from(importedPlaylists)
-      .where(eq(importedPlaylists.userId, userId))
-      .orderBy(asc(importedPlaylists.createdAt)),
-    db
-      .select({
-        id: savedExports.id,
-        format: savedExports.format,
-        fileName: savedExports.fileName,
-        contentType: savedExports.contentType,
-        sizeBytes: savedExports.sizeBytes,
-        playlistName: savedExports.playlistName,
-        createdAt: savedExports.createdAt,
-      })
-      .from(savedExports)
-      .where(eq(savedExports.userId, userId))
-      .orderBy(asc(savedExports.createdAt)),
-    db
-      .select({
-        id: backupSnapshots.id,
-        service: backupSnapshots.service,
-        trigger: backupSnapshots.trigger,
-        playlistCount: backupSnapshots.playlistCount,
-        trackCount: backupSnapshots.trackCount,
-        createdAt: backupSnapshots.createdAt,
-      })
-      .from(backupSnapshots)
-      .where(eq(backupSnapshots.userId, userId))
-      .orderBy(asc(backupSnapshots.createdAt)),
-    db
-      .select({
-        id: mergeInvitations.id,
-        friendEmail: mergeInvitations.friendEmail,
-        inviterPlaylist: mergeInvitations.inviterPlaylist,
-        friendPlaylist: mergeInvitations.friendPlaylist,
-        status: mergeInvitations.status,
-        mergedPlaylistId: mergeInvitations.mergedPlaylistId,
-        createdAt: mergeInvitations.createdAt,
-        expiresAt: mergeInvitations.expiresAt,
-      })
-      .from(mergeInvitations)
-      .where(eq(mergeInvitations.inviterId, userId)),
-    db.select().from(mergedPlaylists).where(eq(mergedPlaylists.userId, userId)),
-    db.select().from(shareLinks).where(eq(shareLinks.userId, userId)).orderBy(asc(shareLinks.createdAt)),
-    db
-      .select({
-        event: analyticsEvents.event,
-        properties: analyticsEvents.properties,
-        occurredAt: analyticsEvents.occurredAt,
-      })
-      .from(analyticsEvents)
-      .where(eq(analyticsEvents.userId, userId))
-      .orderBy(asc(analyticsEvents.occurredAt)),
-    listJobsOfUser(db, userId),
-    db
-      .select({
-        recipient: outboxMessages.recipient,
-        subject: outboxMessages.subject,
-        createdAt: outboxMessages.createdAt,
-      })
-      .from(outboxMessages)
-      .where(eq(outboxMessages.senderId, userId)),
-    db.select().from(matchRules).where(eq(matchRules.userId, userId)).orderBy(asc(matchRules.createdAt)),
-    db.select().from(syncs).where(eq(syncs.userId, userId)).orderBy(asc(syncs.createdAt)),
-    db.select().from(syncRuns).where(eq(syncRuns.userId, userId)).orderBy(asc(syncRuns.createdAt)),
+  const [rows, jobs, backups, billing] = await Promise.all([
+    readExportRows(deps.db, userId),
+    listJobsOfUser(deps.db, userId),
+    listBackups(deps, userId),
+    exportBilling(deps, userId),
   ]);
-
-  const batchRows = await db
-    .select()
-    .from(batches)
-    .where(eq(batches.userId, userId))
-    .orderBy(asc(batches.createdAt));
-  const setIds = sets.map((set) => set.id);
-  const linkIds = links.map((link) => link.id);
-  const [rowCounts, viewCounts, signupCounts] = await Promise.all([
-    setIds.length
-      ? db
-          .select({ id: matchRows.matchSetId, rows: count() })
-          .from(matchRows)
-          .where(inArray(matchRows.matchSetId, setIds))
-          .groupBy(matchRows.matchSetId)
-      : [],
-    linkIds.length
-      ? db
-          .select({ id: shareLinkViews.linkId, n: count() })
-          .from(shareLinkViews)
-          .where(inArray(shareLinkViews.linkId, linkIds))
-          .groupBy(shareLinkViews.linkId)
-      : [],
-    linkIds.length
-      ? db
-          .select({ id: shareLinkSignups.linkId, n: count() })
-          .from(shareLinkSignups)
-          .where(inArray(shareLinkSignups.linkId, linkIds))
-          .groupBy(shareLinkSignups.linkId)
-      : [],
-  ]);
-  const countOf = (rows: { id: string; n?: number; rows?: number }[], id: string) => {
-    const row = rows.find((candidate) => candidate.id === id);
-    return row ? Number(row.n ?? row.rows ?? 0) : 0;
-  };
-  const decisionCounts = setIds.length
-    ? await db
-        .select({ id: matchRows.matchSetId, decidedBy: matchRows.decidedBy, n: count() })
-        .from(matchRows)
-        .where(inArray(matchRows.matchSetId, setIds))
-        .groupBy(matchRows.matchSetId, matchRows.decidedBy)
-    : [];
-
   return {
     exportedAt: now.toISOString(),
     about:
       'Everything Crossfade stores about you. Passwords and service tokens are stored only in protected form and are not included.',
-    profile: {
-      id: user.id,
-      username: user.username,
-      email: user.email,
-      plan: user.plan,
-      publicProfile: user.publicProfile,
-      createdAt: user.createdAt.toISOString(),
-    },
-    connections,
-    transfers: transferRows.map((row) => ({
+    profile: profileSection(user),
+    connections: rows.connections,
+    transfers: rows.transfers.map(transferSection),
+    matchSets: await matchSetSection(deps, rows.matchSets),
+    ...activitySections(rows),
+    imports: rows.imports.map((row) => ({
       id: row.id,
       name: row.name,
-      sourceService: row.sourceService,
-      destinationService: row.destinationService,
-      sourcePlaylistId: row.sourcePlaylistId,
-      status: row.status,
-      destinationUrl: row.destinationUrl,
-      totalTracks: row.totalTracks,
-      matchedTracks: row.matchedTracks,
-      unmatchedTracks: row.unmatchedTracks,
-      addedTracks: row.addedTracks,
-      overallConfidence: row.overallConfidence,
-      verifiedTracks: row.verifiedTracks,
-      verificationMissing: row.verificationMissing,
-      includeUnmatched: row.includeUnmatched,
-      error: row.error,
+      originService: row.originService,
       createdAt: row.createdAt,
-      completedAt: row.completedAt,
+      tracks: row.tracks,
     })),
-    matchSets: sets.map((set) => ({
-      id: set.id,
-      sourceService: set.sourceService,
-      destinationService: set.destinationService,
-      sourcePlaylistId: set.sourcePlaylistId,
-      sourcePlaylistName: set.sourcePlaylistName,
-      status: set.status,
-      createdAt: set.createdAt,
-      rows: countOf(rowCounts, set.id),
-      yourChoices: decisionCounts
-        .filter((row) => row.id === set.id && row.decidedBy === 'person')
-        .reduce((sum, row) => sum + Number(row.n), 0),
-    })),
-    batches: batchRows.map((batch) => ({
+    exports: rows.exports,
+    backups,
+    merges: { invitations: rows.invitations, mergedPlaylists: rows.merged },
+    links: await linkSection(deps, rows.links),
+    billing,
+    jobs,
+    messagesSent: rows.outbox,
+    analyticsEvents: rows.events,
+  };
+}
+
+export type AccountExport = Awaited<ReturnType<typeof buildAccountExport>>;
+
+const profileSection = (user: UserRow) => ({
+  id: user.id,
+  username: user.username,
+  email: user.email,
+  plan: user.plan,
+  publicProfile: user.publicProfile,
+  createdAt: user.createdAt.toISOString(),
+});
+
+const transferSection = (row: ExportRows['transfers'][number]) => ({
+  id: row.id,
+  name: row.name,
+  sourceService: row.sourceService,
+  destinationService: row.destinationService,
+  sourcePlaylistId: row.sourcePlaylistId,
+  status: row.status,
+  destinationUrl: row.destinationUrl,
+  totalTracks: row.totalTracks,
+  matchedTracks: row.matchedTracks,
+  unmatchedTracks: row.unmatchedTracks,
+  addedTracks: row.addedTracks,
+  overallConfidence: row.overallConfidence,
+  verifiedTracks: row.verifiedTracks,
+  verificationMissing: row.verificationMissing,
+  includeUnmatched: row.includeUnmatched,
+  error: row.error,
+  createdAt: row.createdAt,
+  completedAt: row.completedAt,
+});
+
+const countOf = (rows: { id: string; n: number }[], id: string) =>
+  Number(rows.find((candidate) => candidate.id === id)?.n ?? 0);
+
+async function matchSetSection(deps: AppDeps, sets: ExportRows['matchSets']) {
+  const counts = await matchSetCounts(
+    deps.db,
+    sets.map((set) => set.id),
+  );
+  return sets.map((set) => ({
+    id: set.id,
+    sourceService: set.sourceService,
+    destinationService: set.destinationService,
+    sourcePlaylistId: set.sourcePlaylistId,
+    sourcePlaylistName: set.sourcePlaylistName,
+    status: set.status,
+    createdAt: set.createdAt,
+    rows: countOf(counts.rows, set.id),
+    yourChoices: counts.decisions
+      .filter((row) => row.id === set.id && row.decidedBy === 'person')
+      .reduce((sum, row) => sum + Number(row.n), 0),
+  }));
+}
+
+/** Batches, match rules and syncs (issue 14) with every run's history: what each added, removed and listed. */
+function activitySections({ rules, syncs, syncRuns, batches }: ExportRows) {
+  return {
+    batches: batches.map((batch) => ({
       id: batch.id,
       sourceService: batch.sourceService,
       destinationService: batch.destinationService,
@@ -238,36 +130,58 @@ export async function buildAccountExport(db: Database, userId: string, now = new
       createdAt: rule.createdAt,
       updatedAt: rule.updatedAt,
     })),
-    // Syncs (issue 14) with every run's history: what each added, removed and listed.
-    syncs: syncRows.map((sync) => ({
+    syncs: syncs.map((sync) => ({
       ...sync,
-      runs: syncRunRows.filter((run) => run.syncId === sync.id),
+      runs: syncRuns.filter((run) => run.syncId === sync.id),
     })),
-    imports: imports.map((row) => ({
-      id: row.id,
-      name: row.name,
-      originService: row.originService,
-      createdAt: row.createdAt,
-      tracks: row.tracks,
-    })),
-    exports,
-    backups,
-    merges: { invitations, mergedPlaylists: merged },
-    links: links.map((link) => ({
-      id: link.id,
-      slug: link.slug,
-      name: link.name,
-      targetUrl: link.targetUrl,
-      target: link.target,
-      active: link.active,
-      createdAt: link.createdAt,
-      views: countOf(viewCounts, link.id),
-      signups: countOf(signupCounts, link.id),
-    })),
-    jobs: jobRows,
-    messagesSent: outbox,
-    analyticsEvents: events,
   };
 }
 
-export type AccountExport = Awaited<ReturnType<typeof buildAccountExport>>;
+async function linkSection(deps: AppDeps, links: ExportRows['links']) {
+  const counts = await shareLinkCounts(
+    deps.db,
+    links.map((link) => link.id),
+  );
+  return links.map((link) => ({
+    id: link.id,
+    slug: link.slug,
+    name: link.name,
+    targetUrl: link.targetUrl,
+    target: link.target,
+    active: link.active,
+    createdAt: link.createdAt,
+    views: countOf(counts.views, link.id),
+    signups: countOf(counts.signups, link.id),
+  }));
+}
+
+/** The person's Stripe customer and subscription as last reported, and every change of plan. */
+async function exportBilling(deps: AppDeps, userId: string) {
+  const [account, changes] = await Promise.all([
+    findBillingAccount(deps.db, userId),
+    listPlanChanges(deps.db, userId),
+  ]);
+  return {
+    stripeCustomerId: account?.customerId ?? null,
+    subscription: account?.subscriptionId
+      ? {
+          id: account.subscriptionId,
+          plan: account.subscriptionPlan,
+          interval: account.billingInterval,
+          status: account.subscriptionStatus,
+          currentPeriodEnd: account.currentPeriodEnd,
+          cancelAtPeriodEnd: account.cancelAtPeriodEnd,
+          lastInvoice: account.lastInvoice,
+        }
+      : null,
+    planChanges: changes.map((change) => ({
+      from: change.fromPlan,
+      to: change.toPlan,
+      reason: change.reason,
+      effectiveAt: change.effectiveAt,
+      syncsPaused: change.syncsPaused,
+      syncsResumed: change.syncsResumed,
+      backupsKeptUntil: change.backupsKeptUntil,
+    })),
+  };
+}

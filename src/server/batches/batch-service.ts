@@ -282,8 +282,8 @@ export async function getBatchReview(deps: AppDeps, userId: string, batchId: str
  * phase. Only one of two simultaneous requests finds the batch still in review, so transfers are created once.
  */
 export async function startBatchTransfer(deps: AppDeps, userId: string, batchId: string) {
+  // A batch begun on Pro finishes after a downgrade (issue 22): only starting one needs Pro.
   const batch = await ownedBatch(deps.db, userId, batchId);
-  await requirePro(deps.db, userId);
   if (batch.status === 'matching') throw conflict('The playlists are still being matched.');
   if (batch.status !== 'review' || !batch.jobId) throw conflict('This batch has already been moved.');
   const jobId = batch.jobId;

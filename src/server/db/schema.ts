@@ -525,6 +525,8 @@ export const syncs = pgTable(
     schedule: text('schedule', { enum: ['manual', 'hourly', 'daily', 'weekly'] }).notNull(),
     removals: boolean('removals').notNull().default(false),
     paused: boolean('paused').notNull().default(false),
+    /** Paused because the plan no longer includes sync (issue 22): resumed when the person is on Pro again. */
+    pausedByPlan: boolean('paused_by_plan').notNull().default(false),
     /** When the scheduler next enqueues a run; null for manual syncs. */
     nextRunAt: timestamp('next_run_at', { withTimezone: true }),
     /** The recordings this sync put in (or found in) the destination, by source key: how removals are told. */
@@ -624,3 +626,96 @@ export const cloudDriveConnections = pgTable(
   },
   (table) => [primaryKey({ columns: [table.userId, table.drive] })],
 );
+// ── Billing (issue 22, decision 0025) ────────────────────────────────────────────────────────────────
+
+/** The last invoice of a person's subscription, as /account shows it. */
+export interface StoredInvoice {
+  id: string;
+  amount: number;
+  currency: string;
+  status: string;
+  createdAt: string;
+  url: string | null;
+}
+
+/**
+ * A person's Stripe customer and subscription as the last verified webhook left them (plans change only
+ * from verified webhooks), and what a downgrade left behind: backups readable until a date.
+ */
+export const billingAccounts = pgTable('billing_accounts', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** Null for someone whose plan only an operator ever changed. */
+  customerId: text('customer_id').unique(),
+  /** Sandbox only: the customer's Stripe test clock. */
+  testClockId: text('test_clock_id'),
+  subscriptionId: text('subscription_id'),
+  subscriptionPlan: text('subscription_plan', { enum: ['pro', 'vault'] }),
+  billingInterval: text('billing_interval', { enum: ['month', 'year'] }),
+  /** Stripe's subscription status (active, past_due, canceled, …). */
+  subscriptionStatus: text('subscription_status'),
+  currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+  cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+  /** A renewal failed: when, and when the grace period of 7 days ends. */
+  paymentFailedAt: timestamp('payment_failed_at', { withTimezone: true }),
+  graceEndsAt: timestamp('grace_ends_at', { withTimezone: true }),
+  lastInvoice: jsonb('last_invoice').$type<StoredInvoice>(),
+  /** The customer's time on Stripe when it runs ahead of ours (a test clock moved on). */
+  stripeTime: timestamp('stripe_time', { withTimezone: true }),
+  /** After leaving Vault+, backups stay readable and downloadable until then, and are deleted after. */
+  backupsKeptUntil: timestamp('backups_kept_until', { withTimezone: true }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Stripe events already processed, by id: a replayed or twice-delivered event (to this process or another)
+ * finds its row and changes nothing. The insert shares the transaction of the event's effect.
+ */
+export const billingEvents = pgTable('billing_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  receivedAt: createdAt(),
+});
+
+/** Every change of a person's plan and what it did, told on /account and by e-mail. */
+export const planChanges = pgTable(
+  'plan_changes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    fromPlan: text('from_plan', { enum: ['free', 'pro', 'vault'] }).notNull(),
+    toPlan: text('to_plan', { enum: ['free', 'pro', 'vault'] }).notNull(),
+    reason: text('reason', {
+      enum: [
+        'checkout',
+        'plan_changed',
+        'subscription_ended',
+        'grace_ended',
+        'payment_recovered',
+        'operator',
+      ],
+    }).notNull(),
+    syncsPaused: integer('syncs_paused').notNull().default(0),
+    syncsResumed: integer('syncs_resumed').notNull().default(0),
+    backupsKeptUntil: timestamp('backups_kept_until', { withTimezone: true }),
+    /** When it took effect, in the customer's time on Stripe (a test clock's, in the sandbox). */
+    effectiveAt: timestamp('effective_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('plan_changes_user_idx').on(table.userId, table.createdAt)],
+);
+
+/**
+ * Sandbox mode: the webhook endpoint this server registered with the payments emulator for its own
+ * address, and its signing secret (encrypted), which Stripe shows only when the endpoint is created.
+ */
+export const stripeWebhookEndpoints = pgTable('stripe_webhook_endpoints', {
+  url: text('url').primaryKey(),
+  endpointId: text('endpoint_id').notNull(),
+  secretEncrypted: text('secret_encrypted').notNull(),
+  createdAt: createdAt(),
+});

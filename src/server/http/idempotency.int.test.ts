@@ -309,10 +309,17 @@ const CASES: Record<string, () => Promise<CreateRequest>> = {
     },
     count: own(importedPlaylists),
   }),
-  // No payment provider here: the answer (a 503 saying how an operator changes plans) is what repeats.
+  // A Checkout or portal session lives at the payments emulator: the answer (its URL, one per session)
+  // is what repeats, so a second session would show as another URL.
   '/api/billing/checkout': async () => ({
     url: '/api/billing/checkout',
     body: { plan: 'pro' },
+    count: async () => 0,
+    creates: 0,
+  }),
+  '/api/billing/portal': async () => ({
+    url: '/api/billing/portal',
+    body: {},
     count: async () => 0,
     creates: 0,
   }),
@@ -356,6 +363,7 @@ describe('the list of create endpoints', () => {
     '/api/public/links/:slug/signup': 'signed out; one signup per e-mail address',
     '/api/export/playlist': 'a download; nothing is stored',
     '/api/cloud-drives/:drive/disconnect': 'forgets the drive connection; twice is once',
+    '/api/billing/webhook': "Stripe's signed events, each acted on once by its event id",
   };
 
   it('names every POST route of the API, as a create or as one that creates nothing', () => {

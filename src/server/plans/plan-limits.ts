@@ -1,4 +1,3 @@
-import { and, asc, eq, gt, ne, type SQL } from 'drizzle-orm';
 import type { Plan } from '../../shared/api/auth';
 import {
   daysUntilReset,
@@ -6,9 +5,10 @@ import {
   PLAN_PERIOD_DAYS,
   type Usage,
 } from '../../shared/api/plans';
+import { findBillingAccount } from '../billing/billing-store';
 import type { Database } from '../db/client';
-import { transfers, users } from '../db/schema';
 import { paymentRequired } from '../domain-errors';
+import { countedTransferTimes, exceptTransfer, lockUserPlan } from './plan-store';
 
 const PERIOD_MS = PLAN_PERIOD_DAYS * 24 * 60 * 60_000;
 
@@ -16,27 +16,21 @@ const PERIOD_MS = PLAN_PERIOD_DAYS * 24 * 60 * 60_000;
  * Plan rules, enforced on the server. The free plan's month is a rolling window: a transfer counts for
  * 30 days from when it was started, so the limit resets 30 days after the oldest counted transfer.
  * Failed transfers do not count; retrying one makes it count again, so a retry needs a free slot like a
- * new transfer (see `withTransferSlot`).
+ * new transfer (see `withTransferSlot`). `exceptTransferId` leaves the retried transfer out.
  */
 export async function transferUsage(
   db: Database,
   userId: string,
   plan: Plan,
   now = new Date(),
-  except?: SQL,
+  exceptTransferId?: string,
 ): Promise<Usage> {
-  const counted = await db
-    .select({ createdAt: transfers.createdAt })
-    .from(transfers)
-    .where(
-      and(
-        eq(transfers.userId, userId),
-        ne(transfers.status, 'failed'),
-        gt(transfers.createdAt, new Date(now.getTime() - PERIOD_MS)),
-        except,
-      ),
-    )
-    .orderBy(asc(transfers.createdAt));
+  const counted = await countedTransferTimes(
+    db,
+    userId,
+    new Date(now.getTime() - PERIOD_MS),
+    exceptTransferId ? exceptTransfer(exceptTransferId) : undefined,
+  );
   const oldest = counted[0];
   return {
     plan,
@@ -46,8 +40,8 @@ export async function transferUsage(
   };
 }
 
-export async function assertCanTransfer(db: Database, userId: string, plan: Plan, except?: SQL) {
-  const usage = await transferUsage(db, userId, plan, new Date(), except);
+export async function assertCanTransfer(db: Database, userId: string, plan: Plan, exceptTransferId?: string) {
+  const usage = await transferUsage(db, userId, plan, new Date(), exceptTransferId);
   if (usage.transfersAllowed !== null && usage.transfersUsed >= usage.transfersAllowed) {
     const resets = usage.resetsAt ? new Date(usage.resetsAt) : new Date();
     const days = daysUntilReset(resets);
@@ -60,12 +54,10 @@ export async function assertCanTransfer(db: Database, userId: string, plan: Plan
 
 /**
  * Decides the month's count and the transfer it allows atomically: inside one transaction the user's row
- * is locked (`SELECT … FOR NO KEY UPDATE`: it excludes the same lock, not the key-share locks other
- * tables' inserts take on the user), the plan is read from it (not from the session), the count is checked
- * and `use` writes the transfer that takes the slot (a new row, or a failed one set going again). Two
- * requests of one person therefore run one after the other on PostgreSQL; on the embedded database
- * transactions already run one at a time. `retrying` is the failed transfer being retried: it does not
- * count against itself.
+ * is locked, the plan is read from it (not from the session), the count is checked and `use` writes the
+ * transfer that takes the slot (a new row, or a failed one set going again). Two requests of one person
+ * therefore run one after the other on PostgreSQL; on the embedded database transactions already run one
+ * at a time. `retrying` is the failed transfer being retried: it does not count against itself.
  */
 export async function withTransferSlot<T>(
   db: Database,
@@ -74,13 +66,9 @@ export async function withTransferSlot<T>(
   retrying?: string,
 ): Promise<T> {
   return db.transaction(async (tx) => {
-    const [locked] = await tx
-      .select({ plan: users.plan })
-      .from(users)
-      .where(eq(users.id, userId))
-      .for('no key update');
-    if (!locked) throw new Error('the signed-in user no longer exists');
-    await assertCanTransfer(tx, userId, locked.plan, retrying ? ne(transfers.id, retrying) : undefined);
+    const plan = await lockUserPlan(tx, userId);
+    if (!plan) throw new Error('the signed-in user no longer exists');
+    await assertCanTransfer(tx, userId, plan, retrying);
     return use(tx);
   });
 }
@@ -95,4 +83,16 @@ export function assertVault(plan: Plan, feature: string) {
 export function assertPro(plan: Plan, feature: string) {
   if (plan === 'free')
     throw paymentRequired(`${feature} is a Pro feature. Upgrade to Pro or Vault+ to use it: see /pricing.`);
+}
+
+/**
+ * Reading and downloading backups: Vault+, and for 30 days after leaving it (issue 22), counted in the
+ * person's time on Stripe. Making backups and restoring stay Vault+ (`assertVault`).
+ */
+export async function assertCanReadBackups(db: Database, userId: string, plan: Plan) {
+  if (plan === 'vault') return;
+  const account = await findBillingAccount(db, userId);
+  const now = Math.max(Date.now(), account?.stripeTime?.getTime() ?? 0);
+  if (account?.backupsKeptUntil && account.backupsKeptUntil.getTime() > now) return;
+  assertVault(plan, 'Backups');
 }

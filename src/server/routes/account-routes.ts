@@ -1,30 +1,20 @@
 import { Hono } from 'hono';
 import { deleteCookie } from 'hono/cookie';
-import {
-  ACCOUNT_EXPORT_FILE_NAME,
-  accountDeleteSchema,
-  accountUpdateSchema,
-  checkoutRequestSchema,
-} from '../../shared/api/account';
+import { ACCOUNT_EXPORT_FILE_NAME, accountDeleteSchema, accountUpdateSchema } from '../../shared/api/account';
 import { SESSION_COOKIE } from '../../shared/api/auth';
 import { deleteAccount } from '../account/account-deletion';
 import { buildAccountExport } from '../account/account-export';
 import { loadAccountProfile, setPublicProfile } from '../account/account-profile';
 import type { AppDeps, AppEnv } from '../app-context';
-import { startCheckout } from '../billing/checkout';
-import { type PaymentProvider, resolvePaymentProvider } from '../billing/payment-provider';
 import { requireUser } from '../http/require-user';
 import { readJson } from '../http/validation';
 import { transferUsage } from '../plans/plan-limits';
 
 /**
- * The account area (/account): profile, the public-profile switch, plan usage, "Download my data",
- * account deletion, and starting an upgrade (/pricing).
+ * The account area (/account): profile, the public-profile switch, plan usage, "Download my data" and
+ * account deletion. Billing has its own routes (billing-routes.ts).
  */
-export function accountRoutes(
-  deps: AppDeps,
-  paymentProvider: PaymentProvider | null = resolvePaymentProvider(deps.config),
-) {
+export function accountRoutes(deps: AppDeps) {
   const { db } = deps;
   return new Hono<AppEnv>()
     .get('/account', async (c) => {
@@ -40,14 +30,14 @@ export function accountRoutes(
     .delete('/account', async (c) => {
       const user = requireUser(c);
       const { confirmUsername } = await readJson(c, accountDeleteSchema);
-      await deleteAccount(db, user.id, confirmUsername);
+      await deleteAccount(deps, user.id, confirmUsername);
       deps.logger.info({ userId: user.id }, 'account deleted');
       deleteCookie(c, SESSION_COOKIE, { path: '/' });
       return c.body(null, 204);
     })
     .get('/account/export', async (c) => {
       const user = requireUser(c);
-      const data = await buildAccountExport(db, user.id);
+      const data = await buildAccountExport(deps, user.id);
       c.header('Content-Disposition', `attachment; filename="${ACCOUNT_EXPORT_FILE_NAME}"`);
       c.header('Cache-Control', 'no-store');
       return c.json(data);
@@ -55,10 +45,5 @@ export function accountRoutes(
     .get('/usage', async (c) => {
       const user = requireUser(c);
       return c.json(await transferUsage(db, user.id, user.plan));
-    })
-    .post('/billing/checkout', async (c) => {
-      const user = requireUser(c);
-      const { plan } = await readJson(c, checkoutRequestSchema);
-      return c.json(await startCheckout(paymentProvider, user, plan));
     });
 }

@@ -3,6 +3,7 @@ import type { AppDeps, AppEnv } from '../app-context';
 import { accountRoutes } from './account-routes';
 import { authRoutes } from './auth-routes';
 import { batchRoutes } from './batch-routes';
+import { billingRoutes, billingWebhookRoutes } from './billing-routes';
 import { connectionRoutes } from './connection-routes';
 import { eventRoutes } from './event-routes';
 import { exportRoutes } from './export-routes';
@@ -33,6 +34,7 @@ export interface RouteModule {
 
 export const apiRoutes: readonly RouteModule[] = [
   { path: '/health', routes: healthRoutes, beforeSession: true },
+  { path: '/billing/webhook', routes: billingWebhookRoutes, beforeSession: true },
   { path: '/auth', routes: authRoutes },
   { path: '/auth', routes: connectionRoutes },
   { path: '/events', routes: eventRoutes },
@@ -41,6 +43,7 @@ export const apiRoutes: readonly RouteModule[] = [
   { path: '/', routes: matchRuleRoutes },
   { path: '/', routes: batchRoutes },
   { path: '/', routes: accountRoutes },
+  { path: '/', routes: billingRoutes },
   { path: '/', routes: vaultRoutes },
   { path: '/', routes: syncRoutes },
   { path: '/', routes: linkRoutes },

@@ -267,7 +267,12 @@ export async function setPaused(
   const sync = await ownSync(deps.db, userId, syncId);
   const [updated] = await deps.db
     .update(syncs)
-    .set({ paused, nextRunAt: paused ? sync.nextRunAt : nextRunAfter(sync.schedule, new Date()) })
+    // The person's own pause or resume replaces one the plan made.
+    .set({
+      paused,
+      pausedByPlan: false,
+      nextRunAt: paused ? sync.nextRunAt : nextRunAfter(sync.schedule, new Date()),
+    })
     .where(eq(syncs.id, sync.id))
     .returning();
   if (!updated) throw notFound('That sync does not exist (any more).');
@@ -284,4 +289,46 @@ export async function setPaused(
 export async function deleteSync(deps: AppDeps, userId: string, syncId: string): Promise<void> {
   const sync = await ownSync(deps.db, userId, syncId);
   await deps.db.delete(syncs).where(eq(syncs.id, sync.id));
+}
+
+// ── Pause and resume by plan (issue 22): billing calls these when a plan stops or starts including sync.
+
+/**
+ * Pauses every running sync of a person whose plan no longer includes sync, marking them paused by plan
+ * (the person's own pauses stay theirs). Nothing is deleted. Answers how many it paused.
+ */
+export async function pauseSyncsForPlan(db: Database, userId: string): Promise<number> {
+  const paused = await db
+    .update(syncs)
+    .set({ paused: true, pausedByPlan: true })
+    .where(and(eq(syncs.userId, userId), eq(syncs.paused, false)))
+    .returning({ id: syncs.id });
+  return paused.length;
+}
+
+/** Starts again the syncs a plan paused, with their next run counted from `now`. Answers how many. */
+export async function resumeSyncsPausedByPlan(
+  db: Database,
+  userId: string,
+  now = new Date(),
+): Promise<number> {
+  const rows = await db
+    .select({ id: syncs.id, schedule: syncs.schedule })
+    .from(syncs)
+    .where(and(eq(syncs.userId, userId), eq(syncs.pausedByPlan, true)));
+  for (const row of rows) {
+    await db
+      .update(syncs)
+      .set({ paused: false, pausedByPlan: false, nextRunAt: nextRunAfter(row.schedule, now) })
+      .where(eq(syncs.id, row.id));
+  }
+  return rows.length;
+}
+
+export async function countSyncsPausedByPlan(db: Database, userId: string): Promise<number> {
+  const rows = await db
+    .select({ id: syncs.id })
+    .from(syncs)
+    .where(and(eq(syncs.userId, userId), eq(syncs.pausedByPlan, true)));
+  return rows.length;
 }

@@ -2,6 +2,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { BackupDetail, BackupSummary, RestoreResponse } from '../../shared/api/vault';
 import { SERVICE_LABELS, type ServiceId } from '../../shared/services';
 import type { AppDeps } from '../app-context';
+import type { Database } from '../db/client';
 import { backupSnapshots } from '../db/schema';
 import { isUuid } from '../db/uuid';
 import { notFound } from '../domain-errors';
@@ -86,4 +87,13 @@ export async function restoreBackupPlaylist(
     sourceService: row.service,
     destinationService: input.destinationService,
   };
+}
+
+/** Deletes every backup of a person (issue 22: 30 days after leaving Vault+). Answers how many. */
+export async function deleteBackupsOfUser(db: Database, userId: string): Promise<number> {
+  const deleted = await db
+    .delete(backupSnapshots)
+    .where(eq(backupSnapshots.userId, userId))
+    .returning({ id: backupSnapshots.id });
+  return deleted.length;
 }

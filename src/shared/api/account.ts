@@ -42,19 +42,6 @@ export type AccountDelete = z.infer<typeof accountDeleteSchema>;
 /** The file GET /api/account/export downloads. */
 export const ACCOUNT_EXPORT_FILE_NAME = 'crossfade-my-data.json';
 
-/** POST /api/billing/checkout */
-export const checkoutRequestSchema = z.object({
-  plan: z.enum(['pro', 'vault'], { error: 'Choose the Pro or Vault+ plan' }),
-});
-export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;
-export const checkoutResponseSchema = z.object({ url: text() });
-
-/** The operator command that changes a plan while no payment provider is set up. */
-export const planCommand = (username: string, plan: Plan) =>
-  `npm run --silent crossfade -- plan set ${username} ${plan}`;
-
-export const PAYMENTS_NOT_SET_UP = 'Payments are not set up on this server.';
-
 /** Plans side by side, shown on /pricing; the server enforces them (src/server/plans/plan-limits.ts). */
 export interface PlanOffer {
   plan: Plan;

@@ -1,16 +1,19 @@
 import { Redirect } from 'wouter';
 import { Page } from '../components/layout/page';
 import { Spinner } from '../components/ui/spinner';
-import { useAccountProfile } from '../features/account/account-api';
-import { ConnectionsCard } from '../features/account/components/connections-card';
-import { PlanUsageCard } from '../features/account/components/plan-usage-card';
-import { ProfileCard } from '../features/account/components/profile-card';
-import { PublicProfileCard } from '../features/account/components/public-profile-card';
-import { SavedDataCard } from '../features/account/components/saved-data-card';
-import { SignOutButton } from '../features/account/components/sign-out-button';
-import { TransferHistoryCard } from '../features/account/components/transfer-history-card';
-import { YourDataCard } from '../features/account/components/your-data-card';
-import { useConnectionAnnouncement } from '../features/account/use-connection-announcement';
+import {
+  ConnectionsCard,
+  PlanUsageCard,
+  ProfileCard,
+  PublicProfileCard,
+  SavedDataCard,
+  SignOutButton,
+  TransferHistoryCard,
+  useAccountProfile,
+  useConnectionAnnouncement,
+  YourDataCard,
+} from '../features/account';
+import { BillingCard } from '../features/billing';
 import { MatchRulesCard } from '../features/match-rules';
 import { SyncsCard } from '../features/syncs';
 import { useAuth } from '../hooks/use-auth';
@@ -56,6 +59,7 @@ function AccountSections() {
         <Spinner label="Loading your connections" />
       )}
       <PlanUsageCard />
+      <BillingCard />
       <TransferHistoryCard />
       <MatchRulesCard />
       <SyncsCard />

@@ -1,6 +1,5 @@
 import { Page } from '../components/layout/page';
-import { PlanCards } from '../features/pricing/plan-cards';
-import { PricingTable } from '../features/pricing/pricing-table';
+import { PlanCards, PricingTable } from '../features/pricing';
 import { useAuth } from '../hooks/use-auth';
 
 export default function PricingPage() {

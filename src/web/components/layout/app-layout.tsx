@@ -4,7 +4,8 @@ import { SiteHeader } from './site-header';
 
 export const MAIN_CONTENT_ID = 'main-content';
 
-export function AppLayout({ children }: { children: ReactNode }) {
+/** `banner`: shown under the header on every page when it has something to say (a failed payment). */
+export function AppLayout({ children, banner }: { children: ReactNode; banner?: ReactNode }) {
   return (
     <div className="flex min-h-screen flex-col bg-white text-slate-900">
       <a
@@ -14,6 +15,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
         Skip to content
       </a>
       <SiteHeader />
+      {banner}
       <main id={MAIN_CONTENT_ID} tabIndex={-1} className="flex-1 focus:outline-none">
         {children}
       </main>

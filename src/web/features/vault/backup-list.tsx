@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
-import { ChevronDown, ChevronRight } from 'lucide-react';
+import { ChevronDown, ChevronRight, Download } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { BackupPlaylist, BackupSummary } from '../../../shared/api/vault';
 import { SERVICE_LABELS, type ServiceId } from '../../../shared/services';
-import { Button } from '../../components/ui/button';
+import { Button, buttonClasses } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../hooks/use-toast';
@@ -66,7 +66,16 @@ function SnapshotCard({ snapshot }: { snapshot: BackupSummary }) {
           {snapshot.trackCount === 1 ? '' : 's'} ·{' '}
           {snapshot.trigger === 'scheduled' ? 'Daily backup' : 'Backed up by you'}
         </p>
-        <div>
+        <div className="flex flex-wrap gap-2">
+          <a
+            href={`/api/vault/backups/${encodeURIComponent(snapshot.id)}/download`}
+            download
+            className={buttonClasses('outline', 'sm')}
+            aria-label={`Download ${title}`}
+          >
+            <Download aria-hidden="true" className="h-4 w-4" />
+            Download
+          </a>
           <Button
             variant="outline"
             size="sm"
