@@ -8,7 +8,7 @@ import { createSpotifyEmulator } from './spotify/index';
 
 export interface SandboxOptions {
   catalog: Catalog;
-  /** State files go to `<dataDir>/sandbox/`; without it the emulators keep their state in memory. */
+  /** State goes to `<dataDir>/sandbox/{spotify,apple}/`; without it the emulators keep it in memory. */
   dataDir?: string;
   rateLimit?: { budget: number; windowMs: number } | null;
   /** Added to every emulator answer, like a real network round trip (used to slow transfers in tests). */
@@ -17,6 +17,12 @@ export interface SandboxOptions {
   /** `SANDBOX_FAULTS`: write lag and failures on demand; none by default. */
   faults?: SandboxFaults;
   appleDeveloperKeys: { teamId: string; keyId: string; publicKey: JWK }[];
+  /** The secret the app signs sandbox account claims with (decision 0022; sandbox-keys.ts loads it). */
+  accountSecret: Uint8Array;
+  /** The app's Spotify redirect URIs, as registered for the sandbox's client (exact match). */
+  spotifyRedirectUris: readonly string[];
+  /** Consent posts per client address and rolling hour, on each emulator (0 = no limit). */
+  consentsPerHour?: number;
 }
 
 /** Where the emulators live below the sandbox's origin; the app's provider base URLs point here. */
@@ -43,9 +49,12 @@ export function createSandbox(options: SandboxOptions): Hono {
 export function createSandboxParts(options: SandboxOptions): { app: Hono; appleRoot: Hono } {
   const faults = options.faults ?? NO_FAULTS;
   const stateDir = options.dataDir ? join(options.dataDir, 'sandbox') : undefined;
+  const accounts = { accountSecret: options.accountSecret, consentsPerHour: options.consentsPerHour ?? 0 };
   const spotify = createSpotifyEmulator({
     catalog: options.catalog,
-    stateFile: stateDir ? join(stateDir, 'spotify.json') : undefined,
+    stateDir: stateDir ? join(stateDir, 'spotify') : undefined,
+    redirectUris: options.spotifyRedirectUris,
+    ...accounts,
     mode: options.spotifyMode ?? 'development',
     rateLimit: options.rateLimit ?? null,
     ownerHasPremium: faults.spotifyOwnerWithoutPremium === 0,
@@ -53,7 +62,8 @@ export function createSandboxParts(options: SandboxOptions): { app: Hono; appleR
   });
   const apple = createAppleEmulator({
     catalog: options.catalog,
-    stateFile: stateDir ? join(stateDir, 'apple.json') : undefined,
+    stateDir: stateDir ? join(stateDir, 'apple') : undefined,
+    ...accounts,
     developerKeys: options.appleDeveloperKeys,
     rateLimit: options.rateLimit ?? null,
     writeLagMs: faults.appleWriteLagMs,

@@ -4,7 +4,11 @@ import { z } from 'zod';
 import { CatalogFileError, loadCatalog } from './catalog/load-file';
 import { parseSandboxFaults } from './faults';
 import { createSandboxParts, SANDBOX_PATHS } from './index';
-import { loadOrCreateSandboxAppleKey } from './sandbox-keys';
+import {
+  loadOrCreateSandboxAccountSecret,
+  loadOrCreateSandboxAppleKey,
+  parseSandboxAccountSecret,
+} from './sandbox-keys';
 
 /** `npm run sandbox`: both emulators as a standalone server, for working on clients or the CLI against them. */
 const environment = z.object({
@@ -36,6 +40,27 @@ const environment = z.object({
   SANDBOX_APPLE_PORT: z.coerce.number().int().min(0).max(65_535).default(3002),
   SPOTIFY_MODE: z.enum(['development', 'extended']).default('development'),
   DATA_DIR: z.string().default('./data'),
+  /** The app's address: its Spotify callback is the redirect URI registered for the sandbox's client. */
+  PUBLIC_URL: z.url().default('http://127.0.0.1:3000'),
+  /** More registered Spotify redirect URIs (comma list), for clients worked on against the emulators. */
+  SANDBOX_SPOTIFY_REDIRECT_URIS: z
+    .string()
+    .default('')
+    .transform((text) =>
+      text
+        .split(',')
+        .map((uri) => uri.trim())
+        .filter(Boolean),
+    ),
+  /** The same secret as the app's (decision 0022); else both read DATA_DIR/sandbox/account-secret. */
+  SANDBOX_ACCOUNT_SECRET: z
+    .string()
+    .optional()
+    .refine(
+      (value) => !value || parseSandboxAccountSecret(value) !== undefined,
+      'SANDBOX_ACCOUNT_SECRET must be 32 bytes in base64',
+    ),
+  SANDBOX_CONSENTS_PER_HOUR: z.coerce.number().int().min(0).default(60),
 });
 
 async function main(): Promise<void> {
@@ -53,6 +78,7 @@ async function main(): Promise<void> {
     trackCount: settings.SANDBOX_CATALOG_TRACKS,
   });
   const key = await loadOrCreateSandboxAppleKey(dataDir);
+  const spotifyCallback = `${settings.PUBLIC_URL.replace(/\/$/, '')}/api/auth/spotify/callback`;
   const { app, appleRoot } = createSandboxParts({
     catalog,
     dataDir,
@@ -64,6 +90,9 @@ async function main(): Promise<void> {
     spotifyMode: settings.SPOTIFY_MODE,
     latencyMs: settings.SANDBOX_LATENCY_MS,
     appleDeveloperKeys: [{ teamId: key.teamId, keyId: key.keyId, publicKey: key.publicKeyJwk }],
+    accountSecret: loadOrCreateSandboxAccountSecret(dataDir, settings.SANDBOX_ACCOUNT_SECRET),
+    spotifyRedirectUris: [spotifyCallback, ...settings.SANDBOX_SPOTIFY_REDIRECT_URIS],
+    consentsPerHour: settings.SANDBOX_CONSENTS_PER_HOUR,
   });
   const server = serve(
     { fetch: app.fetch, hostname: settings.SANDBOX_HOST, port: settings.SANDBOX_PORT },

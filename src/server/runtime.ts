@@ -1,14 +1,17 @@
-import { Hono } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { type Context, Hono } from 'hono';
 import { loadCatalog } from '../sandbox/catalog/load-file';
 import type { Catalog } from '../sandbox/catalog/types';
 import { createSandbox, SANDBOX_PATHS } from '../sandbox/index';
-import { loadOrCreateSandboxAppleKey } from '../sandbox/sandbox-keys';
+import { loadOrCreateSandboxAccountSecret, loadOrCreateSandboxAppleKey } from '../sandbox/sandbox-keys';
+import { CLIENT_ADDRESS_ENV } from '../sandbox/web-session';
 import { createAiEngine } from './ai/index';
 import type { AppDeps } from './app-context';
 import { batchJob } from './batches/batch-job';
 import type { Config } from './config';
 import { ProviderRuntime } from './connections/provider-runtime';
 import type { Database } from './db/client';
+import { clientAddress } from './http/request-context';
 import { jobRegistry } from './jobs/define-job';
 import { JobRunner } from './jobs/job-runner';
 import type { Logger } from './logger';
@@ -53,10 +56,14 @@ export async function createRuntime(
   let sandboxAppleKey: Awaited<ReturnType<typeof loadOrCreateSandboxAppleKey>> | undefined;
 
   const sandboxed = config.sandbox.spotify || config.sandbox.apple;
-  // Emulators elsewhere (SANDBOX_URL, or a worker's API processes) need only the shared sandbox key here.
+  // The app signs account claims with it and the emulators verify them (decision 0022): one secret.
+  const sandboxAccountSecret = sandboxed
+    ? loadOrCreateSandboxAccountSecret(config.DATA_DIR, config.SANDBOX_ACCOUNT_SECRET)
+    : undefined;
+  // Emulators elsewhere (SANDBOX_URL, or a worker's API processes) need only the shared sandbox keys here.
   if (sandboxed && (config.SANDBOX_URL || options.mountEmulators === false)) {
     sandboxAppleKey = await loadOrCreateSandboxAppleKey(config.DATA_DIR);
-  } else if (sandboxed) {
+  } else if (sandboxed && sandboxAccountSecret) {
     // A catalog file is read now, so a bad one stops the start with its line number.
     const fileCatalog = config.SANDBOX_CATALOG ? loadCatalog({ path: config.SANDBOX_CATALOG }) : undefined;
     const key = await loadOrCreateSandboxAppleKey(config.DATA_DIR);
@@ -75,6 +82,9 @@ export async function createRuntime(
         latencyMs: config.SANDBOX_LATENCY_MS,
         faults: config.SANDBOX_FAULTS,
         appleDeveloperKeys: [{ teamId: key.teamId, keyId: key.keyId, publicKey: key.publicKeyJwk }],
+        accountSecret: sandboxAccountSecret,
+        spotifyRedirectUris: [`${config.publicUrl}/api/auth/spotify/callback`],
+        consentsPerHour: config.SANDBOX_CONSENTS_PER_HOUR,
       });
       logger.debug({ tracks: catalog.tracks.length }, 'sandbox emulators ready');
       return sandbox;
@@ -87,9 +97,15 @@ export async function createRuntime(
       sandbox ??= buildSandbox();
       return sandbox;
     };
+    // The emulators count consent posts per client address: the one this app works out (a trusted proxy's
+    // X-Forwarded-For included), handed over in the env.
+    const withAddress = (c: Context) => ({
+      ...(c.env as object),
+      [CLIENT_ADDRESS_ENV]: clientAddress(c.req.raw.headers, config.TRUST_PROXY, () => socketAddress(c)),
+    });
     const lazy = new Hono();
-    lazy.all(`${SANDBOX_PATHS.index}/*`, (c) => emulators().fetch(c.req.raw, c.env));
-    lazy.all(SANDBOX_PATHS.index, (c) => emulators().fetch(c.req.raw, c.env));
+    lazy.all(`${SANDBOX_PATHS.index}/*`, (c) => emulators().fetch(c.req.raw, withAddress(c)));
+    lazy.all(SANDBOX_PATHS.index, (c) => emulators().fetch(c.req.raw, withAddress(c)));
     mounts.push({ path: '/', app: lazy });
   }
 
@@ -98,6 +114,7 @@ export async function createRuntime(
     db,
     encryptor,
     ...(sandboxAppleKey ? { sandboxAppleKey } : {}),
+    ...(sandboxAccountSecret ? { sandboxAccountSecret } : {}),
   });
   const ai = createAiEngine(
     {
@@ -121,4 +138,12 @@ export async function createRuntime(
         })
       : null;
   return { deps, mounts, jobRunner: runner };
+}
+
+function socketAddress(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown'; // app.request() in tests has no socket
+  }
 }

@@ -1,7 +1,13 @@
-import type { SandboxAccount } from '../accounts';
+import { escapeHtml } from '../web-session';
 import { DEMO_USER_NAME } from './library';
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+/** The person's own account as the page offers it, with the signed claim that names it. */
+export interface AppleAccountOffer {
+  claim: string;
+  displayName: string;
+  /** Lower-case storefront. */
+  storefront: string;
+}
 
 /**
  * The sandbox's stand-in for MusicKit's sign-in and consent sheet (Apple's musickit.js may not be re-hosted).
@@ -11,7 +17,7 @@ export function authorizePage(input: {
   developerToken: string;
   redirectUri: string;
   state: string;
-  account: SandboxAccount | null;
+  account: AppleAccountOffer | null;
 }): string {
   const hidden = (name: string, value: string) =>
     `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
@@ -41,7 +47,7 @@ export function authorizePage(input: {
   ${
     input.account
       ? `<fieldset class="account"><legend>Sign in as</legend>
-    <label><input type="radio" name="account" value="own" form="consent" checked> <strong>${escapeHtml(input.account.displayName)}</strong> (your own sandbox Apple Music account, storefront ${input.account.country.toLowerCase()})</label>
+    <label><input type="radio" name="account" value="own" form="consent" checked> <strong>${escapeHtml(input.account.displayName)}</strong> (your own sandbox Apple Music account, storefront ${escapeHtml(input.account.storefront)})</label>
     <label><input type="radio" name="account" value="shared" form="consent"> Second demo listener: ${escapeHtml(DEMO_USER_NAME)}, shared by everyone</label>
   </fieldset>`
       : `<p class="account">Signed in as <strong>${escapeHtml(DEMO_USER_NAME)}</strong> (sandbox Apple Music account).</p>`
@@ -53,7 +59,7 @@ export function authorizePage(input: {
   </ul>
   <form method="post" action="authorize" id="consent">
     ${hidden('developer_token', input.developerToken)}
-    ${input.account ? hidden('sandbox_account', input.account.key) : ''}
+    ${input.account ? hidden('sandbox_account', input.account.claim) : ''}
     ${hidden('redirect_uri', input.redirectUri)}
     ${hidden('state', input.state)}
     <div class="actions">

@@ -1,28 +1,41 @@
 import { DEMO_USER } from '../../sandbox/spotify/state';
 import type { ServiceId } from '../../shared/services';
+import { SANDBOX_SCENARIO_HEADER } from '../routes/connection-routes';
 import type { TestClient } from './test-server';
+
+interface CommonOptions {
+  decision?: 'approve' | 'deny';
+  returnTo?: string;
+  /** Spotify: grant only these scopes (a connection made before Crossfade asked for more). */
+  scopes?: string[];
+}
+
+/**
+ * Who signs in: a Spotify demo user id (the shared demo listener by default, on both services), or the
+ * person's own sandbox account, whose library is seeded from a fixed `scenario` (decision 0022), so a test
+ * gets the same library every run; two people of one test with different libraries name two scenarios.
+ */
+export type ConnectOptions = CommonOptions &
+  ({ account?: string } | { account: 'own'; scenario: string; country?: 'US' | 'DE' | 'JP' });
 
 /**
  * Connects a signed-in test client to a service the way a browser does in sandbox mode: ask Crossfade for
  * the consent page, submit the emulator's form, follow the redirect back to Crossfade's callback.
- * Without `account` both services sign in as the shared demo listener, whose library tests know.
  * Returns where the callback sent the browser (e.g. `/transfer?connected=spotify`).
  */
 export async function connectService(
   client: TestClient,
   service: ServiceId,
-  /** `account`: a Spotify demo user id, or 'own' for the person's own sandbox account (both services). */
-  options: {
-    decision?: 'approve' | 'deny';
-    account?: string;
-    returnTo?: string;
-    country?: string;
-    /** Spotify: grant only these scopes (a connection made before Crossfade asked for more). */
-    scopes?: string[];
-  } = {},
+  options: ConnectOptions = {},
 ): Promise<string> {
+  if (options.account === 'own' && !('scenario' in options)) {
+    throw new Error(
+      'connectService: an own sandbox account needs a scenario, so its library is the same each run',
+    );
+  }
   const query = options.returnTo ? `?returnTo=${encodeURIComponent(options.returnTo)}` : '';
-  const connect = await client.get(`/api/auth/${service}/connect${query}`);
+  const headers = 'scenario' in options ? { [SANDBOX_SCENARIO_HEADER]: options.scenario } : {};
+  const connect = await client.send('GET', `/api/auth/${service}/connect${query}`, undefined, { headers });
   if (connect.status !== 200) throw new Error(`connect answered ${connect.status}: ${connect.text}`);
   const authUrl = new URL((connect.body as { authUrl: string }).authUrl);
   if (options.scopes) authUrl.searchParams.set('scope', options.scopes.join(' '));
@@ -37,7 +50,7 @@ export async function connectService(
   const approve = (options.decision ?? 'approve') === 'approve';
   if (service === 'spotify') {
     form.set('account', options.account ?? DEMO_USER.id);
-    if (options.country) form.set('country', options.country);
+    if ('country' in options && options.country) form.set('country', options.country);
     form.set('decision', approve ? 'agree' : 'cancel');
   } else {
     form.set('account', options.account === 'own' ? 'own' : 'shared');
@@ -48,6 +61,11 @@ export async function connectService(
     body: form,
     redirect: 'manual',
   });
+  // The browser keeps the emulator's session cookie: its web pages then know who is signed in.
+  for (const cookie of consent.headers.getSetCookie()) {
+    const [name = '', value = ''] = (cookie.split(';')[0] ?? '').split('=');
+    client.cookies.set(name.trim(), value);
+  }
   const callback = consent.headers.get('location');
   if (!callback) throw new Error(`consent form answered ${consent.status} without a redirect`);
   const callbackUrl = new URL(callback, authUrl);
