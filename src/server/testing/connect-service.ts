@@ -33,20 +33,7 @@ export async function connectService(
       'connectService: an own sandbox account needs a scenario, so its library is the same each run',
     );
   }
-  const query = options.returnTo ? `?returnTo=${encodeURIComponent(options.returnTo)}` : '';
-  const headers = 'scenario' in options ? { [SANDBOX_SCENARIO_HEADER]: options.scenario } : {};
-  const connect = await client.send('GET', `/api/auth/${service}/connect${query}`, undefined, { headers });
-  if (connect.status !== 200) throw new Error(`connect answered ${connect.status}: ${connect.text}`);
-  const authUrl = new URL((connect.body as { authUrl: string }).authUrl);
-  if (options.scopes) authUrl.searchParams.set('scope', options.scopes.join(' '));
-
-  const page = await fetch(authUrl);
-  const html = await page.text();
-  if (page.status !== 200) throw new Error(`consent page answered ${page.status}: ${html}`);
-  const form = new URLSearchParams();
-  for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    form.set(decodeHtml(match[1] ?? ''), decodeHtml(match[2] ?? ''));
-  }
+  const { authUrl, form } = await openConsentPage(client, service, options);
   const approve = (options.decision ?? 'approve') === 'approve';
   if (service === 'spotify') {
     form.set('account', options.account ?? DEMO_USER.id);
@@ -71,6 +58,35 @@ export async function connectService(
   const callbackUrl = new URL(callback, authUrl);
   const back = await client.get(`${callbackUrl.pathname}${callbackUrl.search}`);
   return back.headers.get('location') ?? '';
+}
+
+/** A consent page the app sent the person to: its address, and the hidden fields its form carries. */
+export interface ConsentPage {
+  authUrl: URL;
+  form: URLSearchParams;
+  html: string;
+}
+
+/** Asks Crossfade where to connect and opens that consent page, as the browser does, without answering it. */
+export async function openConsentPage(
+  client: TestClient,
+  service: ServiceId,
+  options: ConnectOptions = {},
+): Promise<ConsentPage> {
+  const query = options.returnTo ? `?returnTo=${encodeURIComponent(options.returnTo)}` : '';
+  const headers = 'scenario' in options ? { [SANDBOX_SCENARIO_HEADER]: options.scenario } : {};
+  const connect = await client.send('GET', `/api/auth/${service}/connect${query}`, undefined, { headers });
+  if (connect.status !== 200) throw new Error(`connect answered ${connect.status}: ${connect.text}`);
+  const authUrl = new URL((connect.body as { authUrl: string }).authUrl);
+  if (options.scopes) authUrl.searchParams.set('scope', options.scopes.join(' '));
+  const page = await fetch(authUrl);
+  const html = await page.text();
+  if (page.status !== 200) throw new Error(`consent page answered ${page.status}: ${html}`);
+  const form = new URLSearchParams();
+  for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
+    form.set(decodeHtml(match[1] ?? ''), decodeHtml(match[2] ?? ''));
+  }
+  return { authUrl, form, html };
 }
 
 const decodeHtml = (text: string) =>
