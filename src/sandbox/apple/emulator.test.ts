@@ -596,3 +596,75 @@ describe('a sandbox account per person', () => {
     expect(await count('de')).toBeGreaterThan(0);
   });
 });
+
+describe('the library page (the Music app): edits and the write lag', () => {
+  const generated = generateCatalog({ trackCount: 3000 });
+
+  it('shows its own edits at once; API reads show an added song after the lag, a removal or a move at once', async () => {
+    let clock = Date.now();
+    const { app } = emulator({ catalog: generated, writeLagMs: 5000, now: () => clock });
+    const developerToken = await sign();
+    const claim = await signAccountClaim(SECRET, {
+      account: sandboxAccountKey(SECRET, 'lagging'),
+      service: 'apple',
+      redirectUri: 'http://localhost:5173/callback',
+      state: 's1',
+    });
+    const consent = await app.request('/authorize', {
+      method: 'POST',
+      body: new URLSearchParams({
+        developer_token: developerToken,
+        redirect_uri: 'http://localhost:5173/callback',
+        state: 's1',
+        sandbox_account: claim,
+        account: 'own',
+        decision: 'allow',
+      }),
+    });
+    const cookie = (consent.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    expect(cookie).toMatch(/^sandbox_apple_session=/);
+    const headers = {
+      authorization: `Bearer ${developerToken}`,
+      'music-user-token':
+        new URL(consent.headers.get('location') ?? '').searchParams.get('music_user_token') ?? '',
+    };
+    const playlists = (await (
+      await app.request('/v1/me/library/playlists?limit=100', { headers })
+    ).json()) as {
+      data: { id: string; attributes: { name: string } }[];
+    };
+    const id = playlists.data.find((playlist) => playlist.attributes.name === 'Road Trip')?.id ?? '';
+    const read = async () =>
+      (
+        (await (
+          await app.request(`/v1/me/library/playlists/${id}/tracks?limit=100`, { headers })
+        ).json()) as {
+          data: { id: string }[];
+        }
+      ).data.map((song) => song.id);
+    const page = async () =>
+      (await app.request(`/web/library/playlist/${id}`, { headers: { cookie } })).text();
+    const formToken = /name="token" value="([^"]+)"/.exec(await page())?.[1] ?? '';
+    const edit = (path: string, fields: Record<string, string>) =>
+      app.request(`/web/library/playlist/${id}/${path}`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: formToken, ...fields }),
+      });
+
+    const before = await read();
+    const song = generated.tracks.find((track) => track.apple?.storefronts.includes('us'))?.apple?.id ?? '';
+    expect((await edit('add', { track: song })).status).toBe(303);
+    // The app shows the song it added; the API does not yet.
+    expect((await page()).split('Move up').length - 1).toBe(before.length + 1);
+    expect(await read()).toEqual(before);
+    // A move and a removal show in API reads at once; the lagging song stays out of them until its time.
+    expect((await edit('move-down', { position: '0', item: before[0] ?? '' })).status).toBe(303);
+    expect((await edit('remove', { position: '2', item: before[2] ?? '' })).status).toBe(303);
+    const edited = [before[1], before[0], ...before.slice(3)];
+    expect(await read()).toEqual(edited);
+    clock += 5001;
+    expect((await read()).length).toBe(edited.length + 1);
+    expect((await read()).slice(0, -1)).toEqual(edited);
+  });
+});

@@ -435,6 +435,43 @@ describe('Spotify emulator: rate limit', () => {
   });
 });
 
+describe('Spotify emulator: reordering and replacing items (PUT /playlists/{id}/items)', () => {
+  it('moves a range before another item, replaces all items, and refuses ranges out of bounds', async () => {
+    const emu = emulator();
+    const token = await signIn(emu);
+    const { id } = (await (await post(emu.api, token, '/v1/me/playlists', { name: 'Order' })).json()) as {
+      id: string;
+    };
+    const ids = [FIXTURE_KEYS.heaven, FIXTURE_KEYS.goldenHour, 'long-1', 'long-2', 'long-3'].map((key) =>
+      fixtureSpotifyId(key),
+    );
+    await post(emu.api, token, `/v1/playlists/${id}/items`, {
+      uris: ids.map((track) => `spotify:track:${track}`),
+    });
+    const put = (body: unknown) =>
+      emu.api.request(`${ORIGIN}/v1/playlists/${id}/items`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const order = async () =>
+      (
+        (await (await get(emu.api, token, `/v1/playlists/${id}/items?limit=50`)).json()) as {
+          items: { item: { id: string } }[];
+        }
+      ).items.map((entry) => entry.item.id);
+    // The last two to the front, then the first to the end (Spotify's examples).
+    expect((await put({ range_start: 3, range_length: 2, insert_before: 0 })).status).toBe(200);
+    expect(await order()).toEqual([ids[3], ids[4], ids[0], ids[1], ids[2]]);
+    expect((await put({ range_start: 0, insert_before: 5 })).status).toBe(200);
+    expect(await order()).toEqual([ids[4], ids[0], ids[1], ids[2], ids[3]]);
+    expect((await put({ range_start: 4, insert_before: 9 })).status).toBe(400);
+    expect((await put({ range_start: 0, range_length: 3, insert_before: 1 })).status).toBe(400);
+    expect((await put({ uris: [`spotify:track:${ids[2]}`] })).status).toBe(200);
+    expect(await order()).toEqual([ids[2]]);
+  });
+});
+
 describe('Spotify emulator: durable state', () => {
   const folder = mkdtempSync(join(tmpdir(), 'spotify-emulator-'));
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
