@@ -36,6 +36,12 @@ export function signInPage(service: Service, signedInAs: string | undefined): st
   );
 }
 
+/** What an edit that was not made answers: why, and the way back to the playlist. */
+export function notChangedPage(service: Service, why: string, backTo?: string): string {
+  const back = backTo ? `<p><a href="${escapeHtml(backTo)}">Back to the playlist</a></p>` : '';
+  return servicePage(service, 'Not changed', `<p role="alert">${escapeHtml(why)}</p>${back}`);
+}
+
 export interface PlaylistRow {
   /** What identifies the item in an edit, so an edit made on a stale page is refused. */
   key: string;

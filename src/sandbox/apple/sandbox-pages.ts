@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import {
   afterEdit,
+  notChangedPage,
   type PlaylistPageModel,
   pageNumberOf,
   playlistPage,
@@ -162,22 +163,10 @@ function addLibraryPlaylistPages(
     const rows = playlistModel(playlist, viewer.name).rows;
     const edit = await readPageEdit(c, c.req.param('edit'), viewer.formToken, rows);
     const back = libraryPagePath(c, playlist.id);
-    if ('refused' in edit) {
-      return c.html(
-        servicePage(
-          'Apple Music',
-          'Not changed',
-          `<p role="alert">${escapeHtml(edit.refused)}</p><p><a href="${escapeHtml(back)}">Back to the playlist</a></p>`,
-        ),
-        edit.status,
-      );
-    }
+    if ('refused' in edit) return c.html(notChangedPage('Apple Music', edit.refused, back), edit.status);
     if (edit.kind === 'add') {
       if (!viewer.library.resolve(edit.trackId, 'songs'))
-        return c.html(
-          servicePage('Apple Music', 'Not changed', '<p role="alert">Apple Music has no such song.</p>'),
-          400,
-        );
+        return c.html(notChangedPage('Apple Music', 'Apple Music has no such song.', back), 400);
       viewer.library.append(playlist.id, [{ catalogId: edit.trackId }]);
     } else if (edit.kind === 'remove') viewer.library.editSongs(playlist.id, { remove: edit.position });
     else {

@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import {
   afterEdit,
+  notChangedPage,
   type PlaylistRow,
   pageNumberOf,
   playlistPage,
@@ -110,21 +111,11 @@ export function addWebPages(app: Hono, world: SpotifyWorld): void {
     }
     const rows = playlistRows(world, playlist);
     const edit = await readPageEdit(c, c.req.param('edit'), session.formToken, rows);
-    if ('refused' in edit)
-      return c.html(
-        servicePage(
-          'Spotify',
-          'Not changed',
-          `<p role="alert">${escapeHtml(edit.refused)}</p><p><a href="${escapeHtml(pagePath(c, playlist.id))}">Back to the playlist</a></p>`,
-        ),
-        edit.status,
-      );
+    const back = pagePath(c, playlist.id);
+    if ('refused' in edit) return c.html(notChangedPage('Spotify', edit.refused, back), edit.status);
     if (edit.kind === 'add') {
       if (!world.track(edit.trackId))
-        return c.html(
-          servicePage('Spotify', 'Not changed', '<p role="alert">Spotify has no such track.</p>'),
-          400,
-        );
+        return c.html(notChangedPage('Spotify', 'Spotify has no such track.', back), 400);
       insertTracks(world, playlist.id, session.userId, [edit.trackId]);
     } else if (edit.kind === 'remove') removeItemAt(world, playlist.id, edit.position);
     else {
@@ -132,7 +123,7 @@ export function addWebPages(app: Hono, world: SpotifyWorld): void {
       moveItems(world, playlist.id, { rangeStart: edit.position, insertBefore, rangeLength: 1 });
     }
     const count = world.store.playlist(playlist.id)?.entries.length ?? 0;
-    return c.redirect(afterEdit(new URL(pagePath(c, playlist.id), c.req.url).toString(), edit, count), 303);
+    return c.redirect(afterEdit(new URL(back, c.req.url).toString(), edit, count), 303);
   });
 
   app.get('/open/:type/:id', (c) =>
