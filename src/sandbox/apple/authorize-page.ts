@@ -16,12 +16,14 @@ export interface AppleAccountOffer {
 export function authorizePage(input: {
   developerToken: string;
   redirectUri: string;
+  /** Set instead of `redirectUri` when the answer is a message to the opener (MusicKit's popup). */
+  messageOrigin: string;
   state: string;
   account: AppleAccountOffer | null;
 }): string {
   const hidden = (name: string, value: string) =>
     `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
-  const appHost = escapeHtml(new URL(input.redirectUri).host);
+  const appHost = escapeHtml(new URL(input.redirectUri || input.messageOrigin).host);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -60,7 +62,7 @@ export function authorizePage(input: {
   <form method="post" action="authorize" id="consent">
     ${hidden('developer_token', input.developerToken)}
     ${input.account ? hidden('sandbox_account', input.account.claim) : ''}
-    ${hidden('redirect_uri', input.redirectUri)}
+    ${input.redirectUri ? hidden('redirect_uri', input.redirectUri) : hidden('origin', input.messageOrigin)}
     ${hidden('state', input.state)}
     <div class="actions">
       <button type="submit" name="decision" value="deny">Don&rsquo;t Allow</button>
@@ -77,4 +79,18 @@ export function authorizeErrorPage(message: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Apple Music sign-in failed (Sandbox)</title></head>
 <body><main><h1>Apple Music sign-in failed</h1><p role="alert">${escapeHtml(message)}</p></main></body></html>`;
+}
+
+/**
+ * MusicKit's popup answer: the result goes to the window that opened the sign-in, at the app's origin
+ * only (checked against the developer token), and the popup closes.
+ */
+export function messagePage(origin: string, result: Record<string, string>): string {
+  const payload = JSON.stringify(result).replace(/</g, '\\u003c');
+  const target = JSON.stringify(origin).replace(/</g, '\\u003c');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Apple Music sign-in (Sandbox)</title></head>
+<body><main><p>You can close this window.</p></main>
+<script>if (window.opener) window.opener.postMessage(${payload}, ${target}); window.close();</script>
+</body></html>`;
 }

@@ -9,7 +9,7 @@ import {
   verifyAccountClaim,
 } from '../accounts';
 import { ConsentLimiter, emulatorPrefix, setWebSessionCookie, tooManyConsentsText } from '../web-session';
-import { type AppleAccountOffer, authorizeErrorPage, authorizePage } from './authorize-page';
+import { type AppleAccountOffer, authorizeErrorPage, authorizePage, messagePage } from './authorize-page';
 import type { VerifiedDeveloperToken } from './developer-token-check';
 import type { AppleEnv } from './routes-common';
 import type { AppleAccount, AppleStore } from './store';
@@ -34,16 +34,20 @@ type Checked =
   | {
       developer: VerifiedDeveloperToken;
       developerToken: string;
+      /** Where the answer goes: a redirect to the app, or (MusicKit's popup) a message to its opener. */
       redirectUri: string;
+      messageOrigin: string;
       state: string;
       claim: VerifiedAccountClaim | null;
       rawClaim: string;
     };
 
 /**
- * MusicKit's sign-in, the sandbox's way: a page that returns a Music User Token to the app's redirect
- * address. The address must be on an origin the developer token was issued for (its `origin` claim), so
- * the page is no open redirect; the person's own account is offered only on the app's valid claim.
+ * MusicKit's sign-in, the sandbox's way: a page that returns a Music User Token to the app, by a redirect
+ * to its `redirect_uri`, or, as MusicKit's own popup does, by a message to the window that opened it
+ * (`origin` instead of `redirect_uri`). Either way the app's origin must be one the developer token was
+ * issued for (its `origin` claim), so the page is no open redirect; the person's own account is offered
+ * only on the app's valid claim.
  */
 export function addAppleConsentRoutes(app: Hono<AppleEnv>, input: AppleConsentInput): void {
   const consents = new ConsentLimiter(input.consentsPerHour, input.now);
@@ -52,12 +56,13 @@ export function addAppleConsentRoutes(app: Hono<AppleEnv>, input: AppleConsentIn
   async function check(fields: Record<string, unknown>): Promise<Checked> {
     const text = (name: string) => (typeof fields[name] === 'string' ? (fields[name] as string) : '');
     const redirectUri = text('redirect_uri');
-    if (!/^https?:\/\//.test(redirectUri) || !URL.canParse(redirectUri)) {
+    const messageOrigin = redirectUri ? '' : text('origin');
+    const origin = appOrigin(redirectUri || messageOrigin);
+    if (!origin || (messageOrigin && origin !== messageOrigin)) {
       return { error: 'The app sent no valid redirect address.', status: 400 };
     }
     const developer = await input.verify(text('developer_token'));
     if (!developer) return { error: 'The app’s developer token is not valid.', status: 401 };
-    const origin = new URL(redirectUri).origin;
     if (!developer.origins.includes(origin)) {
       return { error: `The app’s developer token was not issued for ${origin}.`, status: 400 };
     }
@@ -68,13 +73,14 @@ export function addAppleConsentRoutes(app: Hono<AppleEnv>, input: AppleConsentIn
       const verified: ClaimCheck = await verifyAccountClaim(
         input.accountSecret,
         rawClaim,
-        { service: 'apple', redirectUri, state },
+        { service: 'apple', redirectUri: redirectUri || messageOrigin, state },
         input.now,
       );
       if (!verified.ok) return { error: CLAIM_REFUSALS[verified.reason], status: 403 };
       claim = verified.claim;
     }
-    return { developer, developerToken: text('developer_token'), redirectUri, state, claim, rawClaim };
+    const developerToken = text('developer_token');
+    return { developer, developerToken, redirectUri, messageOrigin, state, claim, rawClaim };
   }
 
   const offer = (checked: Extract<Checked, { claim: unknown }>): AppleAccountOffer | null => {
@@ -100,17 +106,20 @@ export function addAppleConsentRoutes(app: Hono<AppleEnv>, input: AppleConsentIn
     const form = await c.req.parseBody();
     const checked = await check(form);
     if ('error' in checked) return c.html(authorizeErrorPage(checked.error), checked.status);
-    const target = new URL(checked.redirectUri);
-    target.searchParams.set('state', checked.state);
-    if (form.decision !== 'allow') {
-      target.searchParams.set('error', 'access_denied');
+    const answer = (result: Record<string, string>) => {
+      if (checked.messageOrigin)
+        return c.html(messagePage(checked.messageOrigin, { ...result, state: checked.state }));
+      const target = new URL(checked.redirectUri);
+      target.searchParams.set('state', checked.state);
+      for (const [name, value] of Object.entries(result)) target.searchParams.set(name, value);
       return c.redirect(target.toString(), 302);
-    }
+    };
+    if (form.decision !== 'allow') return answer({ error: 'access_denied' });
     const chosen = chooseAccount(form.account, checked.claim);
     if (typeof chosen === 'object') return c.html(authorizeErrorPage(chosen.error), chosen.status);
-    target.searchParams.set('music_user_token', input.store.issueUserToken(checked.developer.teamId, chosen));
+    const token = input.store.issueUserToken(checked.developer.teamId, chosen);
     signInWebPages(c, chosen);
-    return c.redirect(target.toString(), 302);
+    return answer({ music_user_token: token });
   });
 
   /** The person's own account (on an unused claim, made on first use), or the shared demo listener. */
@@ -129,4 +138,10 @@ export function addAppleConsentRoutes(app: Hono<AppleEnv>, input: AppleConsentIn
     const { cookie } = input.store.startWebSession(account);
     setWebSessionCookie(c, APPLE_SESSION_COOKIE, cookie, emulatorPrefix(c, APPLE_PREFIX_END));
   }
+}
+
+/** The origin of an http(s) address, or undefined. */
+function appOrigin(address: string): string | undefined {
+  if (!/^https?:\/\//.test(address) || !URL.canParse(address)) return undefined;
+  return new URL(address).origin;
 }

@@ -668,3 +668,39 @@ describe('the library page (the Music app): edits and the write lag', () => {
     expect((await read()).slice(0, -1)).toEqual(edited);
   });
 });
+
+describe('MusicKit’s popup: the answer as a message to the opener', () => {
+  it('posts the token to the app’s origin only, the one the developer token names', async () => {
+    const { app } = emulator();
+    const developerToken = await sign();
+    const refused = await app.request(
+      `/authorize?${new URLSearchParams({ developer_token: developerToken, origin: 'https://evil.example', state: 's' })}`,
+    );
+    expect(refused.status).toBe(400);
+    const page = await app.request(
+      `/authorize?${new URLSearchParams({ developer_token: developerToken, origin: APP_ORIGIN, state: 's' })}`,
+    );
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(`<input type="hidden" name="origin" value="${APP_ORIGIN}">`);
+    const answer = await app.request('/authorize', {
+      method: 'POST',
+      body: new URLSearchParams({
+        developer_token: developerToken,
+        origin: APP_ORIGIN,
+        state: 's',
+        decision: 'allow',
+      }),
+    });
+    expect(answer.status).toBe(200);
+    const html = await answer.text();
+    const posted = /postMessage\((\{.*?\}), "([^"]+)"\)/.exec(html);
+    expect(posted?.[2]).toBe(APP_ORIGIN);
+    const result = JSON.parse(posted?.[1] ?? '{}') as { music_user_token?: string; state?: string };
+    expect(result.state).toBe('s');
+    const headers = {
+      authorization: `Bearer ${developerToken}`,
+      'music-user-token': result.music_user_token ?? '',
+    };
+    expect((await app.request('/v1/me/storefront', { headers })).status).toBe(200);
+  });
+});
