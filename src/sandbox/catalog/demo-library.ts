@@ -34,11 +34,6 @@ function isOriginal(track: CatalogTrack): boolean {
 }
 
 /**
- * The demo user's library, the same music presented as each service's own library: playlists built around
- * tastes (genres, versions, scripts) plus the awkward cases a transfer must handle (unavailable entries,
- * local files, an episode, an empty playlist, a very long one, a followed playlist the user cannot edit).
- */
-/**
  * What the demo libraries draw from that depends on the catalog alone (the tracks matching each plan,
  * tracks by key and by release, the albums): worked out once per catalog, so each person's library (one
  * per sandbox account, decision 0022) costs the random draws only. The draws, and so every library, are
@@ -90,31 +85,20 @@ function catalogPools(catalog: Catalog): CatalogPools {
   return pools;
 }
 
-export function buildDemoLibraries(catalog: Catalog, rng: Rng): Catalog['demoLibraries'] {
-  const pools = catalogPools(catalog);
-  const originals = pools.pool('originals', isOriginal);
-  const used = new Set<string>();
+type Choose = (name: string, predicate: (track: CatalogTrack) => boolean, count: number) => string[];
 
-  /** `name` names the predicate's pool: the same name, the same tracks. */
-  const choose = (name: string, predicate: (track: CatalogTrack) => boolean, count: number): string[] => {
-    const pool = pools.pool(name, predicate);
-    const picked = rng.sample(pool, count);
-    // Small catalogs (or a file without those genres) still get full playlists: pad with originals.
-    if (picked.length < count) picked.push(...rng.sample(originals, count - picked.length));
-    const keys = [...new Set(picked.map((track) => track.key))];
-    for (const key of keys) used.add(key);
-    return keys;
-  };
+const isRegionLocked = (track: CatalogTrack) =>
+  (track.spotify !== null && track.spotify.markets.length < 20) ||
+  (track.apple !== null && track.apple.storefronts.length < 20);
+
+/** The playlists built around tastes (genres, versions, scripts), drawn in this order. */
+function tastePlans(choose: Choose): PlaylistPlan[] {
   const withGenres =
     (genres: string[], originalOnly = true) =>
     (track: CatalogTrack) =>
       (!originalOnly || isOriginal(track)) && track.genres.some((genre) => genres.includes(genre));
   const withTitle = (pattern: RegExp) => (track: CatalogTrack) => pattern.test(track.title);
-  const isRegionLocked = (track: CatalogTrack) =>
-    (track.spotify !== null && track.spotify.markets.length < 20) ||
-    (track.apple !== null && track.apple.storefronts.length < 20);
-
-  const plans: PlaylistPlan[] = [
+  return [
     {
       key: 'road-trip',
       name: 'Road Trip',
@@ -212,6 +196,29 @@ export function buildDemoLibraries(catalog: Catalog, rng: Rng): Catalog['demoLib
       specials: true,
     },
   ];
+}
+
+/**
+ * The demo user's library, the same music presented as each service's own library: playlists built around
+ * tastes (genres, versions, scripts) plus the awkward cases a transfer must handle (unavailable entries,
+ * local files, an episode, an empty playlist, a very long one, a followed playlist the user cannot edit).
+ */
+export function buildDemoLibraries(catalog: Catalog, rng: Rng): Catalog['demoLibraries'] {
+  const pools = catalogPools(catalog);
+  const originals = pools.pool('originals', isOriginal);
+  const used = new Set<string>();
+
+  /** `name` names the predicate's pool: the same name, the same tracks. */
+  const choose: Choose = (name, predicate, count) => {
+    const pool = pools.pool(name, predicate);
+    const picked = rng.sample(pool, count);
+    // Small catalogs (or a file without those genres) still get full playlists: pad with originals.
+    if (picked.length < count) picked.push(...rng.sample(originals, count - picked.length));
+    const keys = [...new Set(picked.map((track) => track.key))];
+    for (const key of keys) used.add(key);
+    return keys;
+  };
+  const plans = tastePlans(choose);
   // The long playlist: a bit of everything, mostly already-used favourites plus a wide spread.
   const favourites = rng.sample([...used], Math.min(used.size, 200));
   const everything = [
