@@ -1,4 +1,4 @@
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import {
   accountSeed,
   CLAIM_REFUSALS,
@@ -117,8 +117,8 @@ export function addAppleConsentRoutes(app: Hono<AppleEnv>, input: AppleConsentIn
     if (form.decision !== 'allow') return answer({ error: 'access_denied' });
     const chosen = chooseAccount(form.account, checked.claim);
     if (typeof chosen === 'object') return c.html(authorizeErrorPage(chosen.error), chosen.status);
-    const token = input.store.issueUserToken(checked.developer.teamId, chosen);
-    signInWebPages(c, chosen);
+    const { token, cookie } = input.store.signIn(checked.developer.teamId, chosen);
+    setWebSessionCookie(c, APPLE_SESSION_COOKIE, cookie, emulatorPrefix(c, APPLE_PREFIX_END));
     return answer({ music_user_token: token });
   });
 
@@ -132,11 +132,6 @@ export function addAppleConsentRoutes(app: Hono<AppleEnv>, input: AppleConsentIn
     if (choice !== 'own' || !claim) return { error: 'Unknown account', status: 400 };
     if (!usedClaims.take(claim)) return { error: CLAIM_REFUSALS.used, status: 403 };
     return input.store.createAccount(claim, input.sharedPlaylistsOf).key;
-  }
-
-  function signInWebPages(c: Context, account: string | undefined): void {
-    const { cookie } = input.store.startWebSession(account);
-    setWebSessionCookie(c, APPLE_SESSION_COOKIE, cookie, emulatorPrefix(c, APPLE_PREFIX_END));
   }
 }
 

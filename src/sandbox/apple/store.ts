@@ -124,7 +124,7 @@ export class AppleStore {
       account,
       shared: sharedPlaylists(account),
     }));
-    document.update(() => undefined);
+    // Written with the sign-in that made it (signIn): one small document.
     this.register(document);
     return account;
   }
@@ -154,13 +154,31 @@ export class AppleStore {
     };
   }
 
-  issueUserToken(teamId: string, account: string | undefined): string {
+  /**
+   * What allowing access leaves, in one write of the library's document: a Music User Token for the app
+   * (issued to the developer's team) and a web session for this browser (its cookie value).
+   */
+  signIn(teamId: string, account: string | undefined): { token: string; cookie: string } {
+    const now = this.now();
     const token = `sandbox-mut.${randomBytes(48).toString('base64url')}`;
+    const cookie = randomBytes(32).toString('base64url');
+    const hash = hashCookie(cookie);
     this.document(account)?.update((document) => {
-      document.userTokens[token] = { teamId, issuedAt: new Date(this.now()).toISOString() };
+      document.userTokens[token] = { teamId, issuedAt: new Date(now).toISOString() };
+      for (const [stale, old] of Object.entries(document.webSessions)) {
+        if (old.expiresAt <= now) {
+          delete document.webSessions[stale];
+          this.sessionIndex.delete(stale);
+        }
+      }
+      document.webSessions[hash] = {
+        formToken: randomBytes(32).toString('base64url'),
+        expiresAt: now + WEB_SESSION_MS,
+      };
     });
     this.tokenIndex.set(token, account);
-    return token;
+    this.sessionIndex.set(hash, account);
+    return { token, cookie };
   }
 
   /** The token's record and whose library it opens; undefined when it was never issued. */
@@ -169,26 +187,6 @@ export class AppleStore {
     const account = this.tokenIndex.get(token);
     const issued = this.document(account)?.value.userTokens[token];
     return issued ? { issued, account } : undefined;
-  }
-
-  startWebSession(account: string | undefined): { cookie: string; session: AppleWebSession } {
-    const cookie = randomBytes(32).toString('base64url');
-    const session = {
-      formToken: randomBytes(32).toString('base64url'),
-      expiresAt: this.now() + WEB_SESSION_MS,
-    };
-    const hash = hashCookie(cookie);
-    this.document(account)?.update((document) => {
-      for (const [stale, old] of Object.entries(document.webSessions)) {
-        if (old.expiresAt <= this.now()) {
-          delete document.webSessions[stale];
-          this.sessionIndex.delete(stale);
-        }
-      }
-      document.webSessions[hash] = session;
-    });
-    this.sessionIndex.set(hash, account);
-    return { cookie, session };
   }
 
   /** The signed-in session of a cookie: its form token and whose library (undefined account: the shared one). */

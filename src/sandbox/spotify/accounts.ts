@@ -1,10 +1,10 @@
 import { type Context, Hono } from 'hono';
 import { addConsentRoutes, type ConsentSettings } from './consent-routes';
 import { randomToken, sha256Base64Url } from './ids';
+import { CODE_LIFETIME_MS } from './store';
 import type { SpotifyWorld } from './world';
 
 export const ACCESS_TOKEN_SECONDS = 3600;
-const CODE_LIFETIME_MS = 10 * 60_000;
 
 export interface AccountsSettings extends ConsentSettings {
   /** The confidential clients' secrets, for the client-credentials grant. */

@@ -21,7 +21,6 @@ import { CONSENT_USERS, type DemoUser } from './state';
 import { SPOTIFY_PREFIX_END, SPOTIFY_SESSION_COOKIE } from './web-pages';
 import type { SpotifyWorld } from './world';
 
-const CODE_LIFETIME_MS = 10 * 60_000;
 const AUTHORIZE_PARAMS = [
   'client_id',
   'response_type',
@@ -128,21 +127,14 @@ export function addConsentRoutes(app: Hono, world: SpotifyWorld, settings: Conse
     const chosen = await chosenUser(fields);
     if ('refusal' in chosen) return refused(c, chosen.refusal, chosen.status);
     const code = randomToken();
-    world.store.changeCredentials(chosen.user.id, (credentials) => {
-      // Codes nobody exchanged would pile up.
-      for (const [stale, record] of Object.entries(credentials.codes)) {
-        if (world.now() - record.issuedAt > CODE_LIFETIME_MS) delete credentials.codes[stale];
-      }
-      credentials.codes[code] = {
-        clientId: fields.client_id ?? '',
-        redirectUri,
-        codeChallenge: fields.code_challenge ?? '',
-        userId: chosen.user.id,
-        scope: fields.scope ?? '',
-        issuedAt: world.now(),
-      };
+    const { cookie } = world.store.signIn(code, {
+      clientId: fields.client_id ?? '',
+      redirectUri,
+      codeChallenge: fields.code_challenge ?? '',
+      userId: chosen.user.id,
+      scope: fields.scope ?? '',
+      issuedAt: world.now(),
     });
-    const { cookie } = world.store.startWebSession(chosen.user.id);
     setWebSessionCookie(c, SPOTIFY_SESSION_COOKIE, cookie, emulatorPrefix(c, SPOTIFY_PREFIX_END));
     return c.redirect(redirectWith(redirectUri, { code, state }));
   });

@@ -12,6 +12,7 @@ import { documentPath, jsonFilesIn, readJsonFile, StateFile, writeJsonFile } fro
 import { randomToken } from './ids';
 import {
   type AccountDocument,
+  type AuthorizationCode,
   type Credentials,
   DEMO_USER,
   type DemoUser,
@@ -35,6 +36,8 @@ type CredentialKind = keyof Credentials;
 const CREDENTIAL_KINDS: readonly CredentialKind[] = ['codes', 'accessTokens', 'refreshTokens', 'webSessions'];
 /** How long the sandbox's web player keeps a person signed in. */
 const WEB_SESSION_MS = 30 * 24 * 60 * 60_000;
+/** How long an authorization code may wait for the app to exchange it. */
+export const CODE_LIFETIME_MS = 10 * 60_000;
 
 /**
  * Where the Spotify emulator keeps its state (decision 0022), under `<stateDir>`:
@@ -144,8 +147,7 @@ export class SpotifyStore {
         ...emptyCredentials(),
       }),
     );
-    // One small write: the account, its playlist ids and nothing else.
-    document.update(() => undefined);
+    // Written with the consent that made it (signIn): one small document, its playlist ids and tokens.
     this.register(document);
     return account;
   }
@@ -297,17 +299,25 @@ export class SpotifyStore {
       for (const key of Object.keys(document.value[kind])) this.credentialIndex.get(kind)?.set(key, document);
   }
 
-  /** Signs `userId` in to the sandbox's web pages; the cookie value and the token its forms carry. */
-  startWebSession(userId: string): { cookie: string; session: WebSession } {
+  /**
+   * What agreeing on the consent page leaves, in one write of the user's document: the authorization code
+   * for the app, and a web session for this browser (its cookie value is returned).
+   */
+  signIn(code: string, record: AuthorizationCode): { cookie: string; session: WebSession } {
+    const now = this.now();
     const cookie = randomToken();
     const session: WebSession = {
-      userId,
+      userId: record.userId,
       formToken: randomToken(),
-      expiresAt: this.now() + WEB_SESSION_MS,
+      expiresAt: now + WEB_SESSION_MS,
     };
-    this.changeCredentials(userId, (credentials) => {
-      for (const [hash, stale] of Object.entries(credentials.webSessions))
-        if (stale.expiresAt <= this.now()) delete credentials.webSessions[hash];
+    this.changeCredentials(record.userId, (credentials) => {
+      // Codes nobody exchanged and ended sessions would pile up.
+      for (const [stale, old] of Object.entries(credentials.codes))
+        if (now - old.issuedAt > CODE_LIFETIME_MS) delete credentials.codes[stale];
+      for (const [hash, old] of Object.entries(credentials.webSessions))
+        if (old.expiresAt <= now) delete credentials.webSessions[hash];
+      credentials.codes[code] = record;
       credentials.webSessions[hashCookie(cookie)] = session;
     });
     return { cookie, session };

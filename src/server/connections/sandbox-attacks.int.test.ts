@@ -69,6 +69,20 @@ function sandboxBytes(): number {
   return walk(join(server.deps.config.DATA_DIR, 'sandbox'));
 }
 
+/** Every file the emulators keep, with when it was last written. */
+function sandboxFiles(): Map<string, number> {
+  const files = new Map<string, number>();
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else files.set(path, statSync(path).mtimeMs);
+    }
+  };
+  walk(join(server.deps.config.DATA_DIR, 'sandbox'));
+  return files;
+}
+
 /** A claim with its payload changed and its signature kept. */
 function tampered(claim: string, change: (payload: Record<string, unknown>) => void): string {
   const [header = '', payload = '', signature = ''] = claim.split('.');
@@ -235,6 +249,7 @@ describe('5. consent posts are cheap and limited', () => {
     const first = await register('newcomer');
     await connectService(first.client, 'spotify', { account: 'own', scenario: 'attack-newcomer' });
     const before = sandboxBytes();
+    const written = sandboxFiles();
     for (let index = 0; index < 40; index++) {
       const person = await register('newcomer');
       await connectService(person.client, 'spotify', {
@@ -246,6 +261,10 @@ describe('5. consent posts are cheap and limited', () => {
     expect(grown).toBeLessThan(2 * 1024 * 1024);
     // An account's document: its key, seed, ids of its demo playlists, a code spent and two tokens.
     expect(grown / 40).toBeLessThan(8 * 1024);
+    // Nothing written before (the shared document, the first newcomer's) was written again.
+    const after = sandboxFiles();
+    for (const [path, modified] of written) expect(after.get(path), path).toBe(modified);
+    expect(after.size).toBe(written.size + 40);
   }, 120_000);
 
   it('answers 429 with Retry-After once an address has posted too many consents', async () => {
