@@ -30,6 +30,10 @@ export default defineConfig({
       ],
     },
     trace: 'retain-on-failure',
+    // Each person's own sandbox account starts with the fixed library of this scenario (the servers the
+    // browser tests run allow it: SANDBOX_TEST_SCENARIOS, decision 0022), so no test depends on luck; a
+    // test needing another library names its own with page.setExtraHTTPHeaders.
+    extraHTTPHeaders: { 'x-sandbox-scenario': 'browser-tests' },
   },
   webServer: {
     command: `node scripts/e2e-server.mjs`,

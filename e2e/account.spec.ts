@@ -47,6 +47,8 @@ test('connects and disconnects both services through the consent pages', async (
   await expect(connectionRow(page, 'Spotify')).toContainText('Not connected');
 
   await page.getByRole('button', { name: 'Connect Spotify' }).click();
+  // The first call to the sandbox builds the emulators (the 24,000-track catalog): give it time.
+  await expect(page.getByRole('heading', { name: 'Spotify sandbox' })).toBeVisible({ timeout: 60_000 });
   // The person's own sandbox account is offered first; they pick its country.
   await expect(page.getByRole('radio', { name: /your own sandbox account/ })).toBeChecked();
   await page.getByRole('combobox', { name: 'Country of your account' }).selectOption('DE');

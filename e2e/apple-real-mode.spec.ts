@@ -13,7 +13,8 @@ import { registerThroughApi } from './support/users';
 // key, loads MusicKit on the Web from MUSICKIT_SCRIPT_URL and gets the Music User Token from MusicKit's
 // sign-in popup. Here the key is the sandbox's, the Apple Music API is the standalone emulator
 // (APPLE_API_URL), and MusicKit is a stand-in with the same surface (configure, getInstance, authorize
-// opening a popup that hands the token back to its opener), served from its own origin.
+// opening the emulator's sign-in in a popup, which hands the token back to its opener at the app's origin,
+// the one the developer token names), served from its own origin.
 const base = Number(process.env.E2E_PORT ?? 3100);
 const appPort = base + 31;
 const sandboxPort = base + 32;
@@ -33,14 +34,15 @@ const STAND_IN_MUSICKIT = `(() => {
       return new Promise((resolve, reject) => {
         const url = new URL('${sandboxOrigin}/sandbox/apple/authorize');
         url.searchParams.set('developer_token', developerToken);
-        url.searchParams.set('redirect_uri', '${musicKitOrigin}/return');
+        // As MusicKit's popup does: the answer comes back as a message to this page's origin.
+        url.searchParams.set('origin', window.location.origin);
         url.searchParams.set('state', String(Math.random()).slice(2));
         const popup = window.open(url.toString(), 'musickit-sign-in', 'width=520,height=640');
         if (!popup) return reject(new Error('The sign-in popup was blocked'));
         window.addEventListener('message', function answer(event) {
-          if (event.origin !== '${musicKitOrigin}') return;
+          if (event.origin !== '${sandboxOrigin}') return;
           window.removeEventListener('message', answer);
-          if (event.data && event.data.token) resolve(event.data.token);
+          if (event.data && event.data.music_user_token) resolve(event.data.music_user_token);
           else reject(new Error('Apple Music sign-in was cancelled'));
         });
       });
@@ -52,13 +54,6 @@ const STAND_IN_MUSICKIT = `(() => {
   };
   document.dispatchEvent(new Event('musickitloaded'));
 })();`;
-
-/** Where Apple's sign-in comes back to: the token goes to the page that opened the popup. */
-const RETURN_PAGE = `<!doctype html><title>Signed in</title><script>
-  const query = new URLSearchParams(location.search);
-  window.opener.postMessage({ token: query.get('music_user_token') }, '${appOrigin}');
-  window.close();
-</script>`;
 
 function start(args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, ['scripts/start.mjs', ...args], {
@@ -80,9 +75,6 @@ test.beforeAll(async () => {
     if (request.url === '/musickit.js') {
       response.writeHead(200, { 'content-type': 'text/javascript' });
       response.end(STAND_IN_MUSICKIT);
-    } else if (request.url?.startsWith('/return')) {
-      response.writeHead(200, { 'content-type': 'text/html' });
-      response.end(RETURN_PAGE);
     } else {
       response.writeHead(404).end();
     }

@@ -93,8 +93,11 @@ for (const [from, to] of [
     ).toBe(true);
     await expect(results).toBeVisible();
 
+    // The fixed library (the browser tests' scenario): its largest Spotify playlist leaves songs in review
+    // on Apple Music; its largest Apple Music playlist leaves none on Spotify.
     const reviewAll = page.getByRole('button', { name: /^Accept all \d+ in review$/ });
-    if (await reviewAll.isVisible()) await reviewAll.click();
+    if (from === 'spotify') await reviewAll.click();
+    else await expect(reviewAll).toHaveCount(0);
     await page.getByRole('button', { name: 'Transfer Playlist', exact: true }).click();
     const finished = page.getByRole('heading', { level: 1, name: 'Transfer Complete' });
     const adding = await watchProgress(page, 'Transferring playlist', () => finished.isVisible());

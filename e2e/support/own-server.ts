@@ -16,7 +16,7 @@ import { jobRegistry } from '../../src/server/jobs/define-job';
 import { JobRunner } from '../../src/server/jobs/job-runner';
 import { createLogger } from '../../src/server/logger';
 import { createRuntime, JOBS } from '../../src/server/runtime';
-import { ROOMY_LIMITS } from '../../src/server/testing/roomy-limits';
+import { ROOMY_LIMITS, TEST_SANDBOX_SCENARIOS } from '../../src/server/testing/roomy-limits';
 import { testCatalog } from '../../src/server/testing/test-server';
 import { CSRF_COOKIE, CSRF_HEADER, type Plan } from '../../src/shared/api/auth';
 import { expectToast } from './toasts';
@@ -48,6 +48,7 @@ export async function startOwnServer(name: string): Promise<OwnServer> {
     SANDBOX_RATE_LIMIT: '0',
     JOB_WORKERS: '0',
     ...ROOMY_LIMITS,
+    ...TEST_SANDBOX_SCENARIOS,
   });
   const { deps, mounts } = await createRuntime(config, database.db, createLogger('silent'), {
     encryptionKey: Buffer.alloc(32, 9),

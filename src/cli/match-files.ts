@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
@@ -134,14 +135,22 @@ export async function runMatchFiles(args: string[]): Promise<number> {
   const sources = await readSources(options.source);
   const catalog = loadCatalogFile(options.catalog, { service: options.to });
   const keys = await generateSandboxAppleKeys();
-  const sandbox = createSandbox({
+  // The sandbox registers the redirect URI of its Spotify client, which names the port: listen first.
+  let sandbox: ReturnType<typeof createSandbox> | undefined;
+  const server = serve({
+    fetch: (request, env) => sandbox?.fetch(request, env) ?? new Response(null, { status: 503 }),
+    hostname: '127.0.0.1',
+    port: 0,
+  });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  sandbox = createSandbox({
     catalog,
     rateLimit: null,
     appleDeveloperKeys: [{ teamId: keys.teamId, keyId: keys.keyId, publicKey: keys.publicKeyJwk }],
+    accountSecret: randomBytes(32),
+    spotifyRedirectUris: [`${origin}/callback`],
   });
-  const server = serve({ fetch: sandbox.fetch, hostname: '127.0.0.1', port: 0 });
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   try {
     let provider: MusicProvider & { http: { callCounts: Map<string, number> } };

@@ -6,11 +6,14 @@ import { createSandboxParts } from './index';
 
 const catalog = generateCatalog({ seed: 'sandbox-faults', trackCount: 1_000 });
 
+const ACCOUNTS = { accountSecret: Buffer.alloc(32, 1), spotifyRedirectUris: [] };
+
 async function developerKey() {
   const { privateKey, publicKey } = await generateKeyPair('ES256');
   const teamId = 'TEAM123456';
   const keyId = 'KEY1234567';
-  const token = await new SignJWT({})
+  // Issued for the origin the sign-in page may send people back to.
+  const token = await new SignJWT({ origin: ['http://127.0.0.1:9'] })
     .setProtectedHeader({ alg: 'ES256', kid: keyId })
     .setIssuer(teamId)
     .setIssuedAt()
@@ -52,6 +55,7 @@ describe('fault injection', () => {
     const { app } = createSandboxParts({
       catalog,
       appleDeveloperKeys: [key],
+      ...ACCOUNTS,
       faults: { ...NO_FAULTS, errorRate: 1 },
     });
     const spotify = await app.request('/sandbox/spotify/api/v1/me');
@@ -116,6 +120,7 @@ describe('Apple write lag', () => {
     const { appleRoot } = createSandboxParts({
       catalog,
       appleDeveloperKeys: [key],
+      ...ACCOUNTS,
       faults: { ...NO_FAULTS, appleWriteLagMs: 400 },
     });
     const form = new URLSearchParams({

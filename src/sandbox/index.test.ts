@@ -8,11 +8,14 @@ import { createSandbox } from './index';
 
 const catalog = generateCatalog({ seed: 'sandbox-index', trackCount: 2_000 });
 
+const ACCOUNTS = { accountSecret: Buffer.alloc(32, 1), spotifyRedirectUris: [] };
+
 async function developerKey() {
   const { privateKey, publicKey } = await generateKeyPair('ES256');
   const teamId = 'TEAM123456';
   const keyId = 'KEY1234567';
-  const token = await new SignJWT({})
+  // Issued for the origin the sign-in page may send people back to.
+  const token = await new SignJWT({ origin: ['http://127.0.0.1:9'] })
     .setProtectedHeader({ alg: 'ES256', kid: keyId })
     .setIssuer(teamId)
     .setIssuedAt()
@@ -24,7 +27,7 @@ async function developerKey() {
 describe('createSandbox', () => {
   it('lists both emulators on its index page', async () => {
     const { key } = await developerKey();
-    const app = createSandbox({ catalog, appleDeveloperKeys: [key] });
+    const app = createSandbox({ catalog, appleDeveloperKeys: [key], ...ACCOUNTS });
     const response = await app.request('/sandbox');
     expect(response.status).toBe(200);
     const html = await response.text();
@@ -36,7 +39,7 @@ describe('createSandbox', () => {
 
   it('serves the Spotify API and Apple catalog from the same catalog under their prefixes', async () => {
     const { token, key } = await developerKey();
-    const app = createSandbox({ catalog, appleDeveloperKeys: [key] });
+    const app = createSandbox({ catalog, appleDeveloperKeys: [key], ...ACCOUNTS });
     const spotify = await app.request('/sandbox/spotify/api/v1/me');
     expect(spotify.status).toBe(401);
     expect(await spotify.json()).toMatchObject({ error: { status: 401 } });
@@ -58,10 +61,10 @@ describe('createSandbox', () => {
     });
   });
 
-  it('keeps emulator state in <dataDir>/sandbox', async () => {
+  it('keeps emulator state in <dataDir>/sandbox/apple', async () => {
     const { token, key } = await developerKey();
     const dataDir = mkdtempSync(join(tmpdir(), 'crossfade-sandbox-'));
-    const app = createSandbox({ catalog, dataDir, appleDeveloperKeys: [key] });
+    const app = createSandbox({ catalog, dataDir, appleDeveloperKeys: [key], ...ACCOUNTS });
     const form = new URLSearchParams({
       developer_token: token,
       redirect_uri: 'http://127.0.0.1:9/callback',
@@ -72,7 +75,7 @@ describe('createSandbox', () => {
     expect(response.status).toBe(302);
     const userToken = new URL(response.headers.get('location') ?? '').searchParams.get('music_user_token');
     expect(userToken).toBeTruthy();
-    const stateFile = join(dataDir, 'sandbox', 'apple.json');
+    const stateFile = join(dataDir, 'sandbox', 'apple', 'shared.json');
     expect(existsSync(stateFile)).toBe(true);
     expect(readFileSync(stateFile, 'utf8')).toContain(userToken ?? 'missing');
   });

@@ -11,7 +11,7 @@ import { createStripeEmulator, type StripeEmulatorOptions } from './stripe/index
 
 export interface SandboxOptions {
   catalog: Catalog;
-  /** State files go to `<dataDir>/sandbox/`; without it the emulators keep their state in memory. */
+  /** State goes to `<dataDir>/sandbox/{spotify,apple}/`; without it the emulators keep it in memory. */
   dataDir?: string;
   rateLimit?: { budget: number; windowMs: number } | null;
   /** Added to every emulator answer, like a real network round trip (used to slow transfers in tests). */
@@ -26,6 +26,12 @@ export interface SandboxOptions {
   publicOrigin?: string;
   /** The payments (Stripe) emulator at /sandbox/stripe, when payments run in sandbox mode. */
   stripe?: Omit<StripeEmulatorOptions, 'stateFile'>;
+  /** The secret the app signs sandbox account claims with (decision 0022; sandbox-keys.ts loads it). */
+  accountSecret: Uint8Array;
+  /** The app's Spotify redirect URIs, as registered for the sandbox's client (exact match). */
+  spotifyRedirectUris: readonly string[];
+  /** Consent posts per client address and rolling hour, on each emulator (0 = no limit). */
+  consentsPerHour?: number;
 }
 
 /** Where the emulators live below the sandbox's origin; the app's provider base URLs point here. */
@@ -55,9 +61,12 @@ export function createSandbox(options: SandboxOptions): Hono {
 export function createSandboxParts(options: SandboxOptions): { app: Hono; appleRoot: Hono } {
   const faults = options.faults ?? NO_FAULTS;
   const stateDir = options.dataDir ? join(options.dataDir, 'sandbox') : undefined;
+  const accounts = { accountSecret: options.accountSecret, consentsPerHour: options.consentsPerHour ?? 0 };
   const spotify = createSpotifyEmulator({
     catalog: options.catalog,
-    stateFile: stateDir ? join(stateDir, 'spotify.json') : undefined,
+    stateDir: stateDir ? join(stateDir, 'spotify') : undefined,
+    redirectUris: options.spotifyRedirectUris,
+    ...accounts,
     mode: options.spotifyMode ?? 'development',
     rateLimit: options.rateLimit ?? null,
     ownerHasPremium: faults.spotifyOwnerWithoutPremium === 0,
@@ -65,7 +74,8 @@ export function createSandboxParts(options: SandboxOptions): { app: Hono; appleR
   });
   const apple = createAppleEmulator({
     catalog: options.catalog,
-    stateFile: stateDir ? join(stateDir, 'apple.json') : undefined,
+    stateDir: stateDir ? join(stateDir, 'apple') : undefined,
+    ...accounts,
     developerKeys: options.appleDeveloperKeys,
     rateLimit: options.rateLimit ?? null,
     writeLagMs: faults.appleWriteLagMs,
@@ -88,6 +98,7 @@ export function createSandboxParts(options: SandboxOptions): { app: Hono; appleR
   const drive = (name: string) => ({
     stateDir: stateDir ? join(stateDir, name) : undefined,
     basePath: `/sandbox/${name}`,
+    accountSecret: options.accountSecret,
     ...(options.appOrigin ? { appOrigin: options.appOrigin } : {}),
     ...(options.publicOrigin ? { publicBase: `${options.publicOrigin}/sandbox/${name}` } : {}),
   });

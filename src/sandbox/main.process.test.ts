@@ -1,9 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { entryCommand } from '../server/testing/server-process';
+import { connectService } from '../server/testing/connect-service';
+import { entryCommand, startServerProcess } from '../server/testing/server-process';
+import { TestClient } from '../server/testing/test-server';
+import { sandboxAccountKey, signAccountClaim } from './accounts';
 
 const running: ChildProcess[] = [];
 
@@ -100,5 +103,84 @@ describe('npm run sandbox', () => {
     );
     expect(failure).toContain('broken.jsonl line 2: not valid JSON');
     expect(failure).not.toContain('    at ');
+  });
+});
+
+describe('npm run sandbox and the app agree on the account secret (decision 0022)', () => {
+  it('creates it 0600 in DATA_DIR, or takes SANDBOX_ACCOUNT_SECRET, and accepts only claims made with it', {
+    timeout: 180_000,
+  }, async () => {
+    const claimPage = async (indexUrl: string, secret: Buffer) => {
+      const redirectUri = 'http://127.0.0.1:3000/api/auth/spotify/callback';
+      const challenge = 'a'.repeat(43);
+      const claim = await signAccountClaim(secret, {
+        account: sandboxAccountKey(secret, 'someone'),
+        service: 'spotify',
+        clientId: 'crossfade-sandbox',
+        redirectUri,
+        state: 's',
+        codeChallenge: challenge,
+      });
+      const query = new URLSearchParams({
+        client_id: 'crossfade-sandbox',
+        response_type: 'code',
+        redirect_uri: redirectUri,
+        code_challenge_method: 'S256',
+        code_challenge: challenge,
+        state: 's',
+        sandbox_account: claim,
+      });
+      return fetch(`${indexUrl}/spotify/accounts/authorize?${query}`);
+    };
+    const dataDir = mkdtempSync(join(tmpdir(), 'crossfade-sandbox-main-'));
+    const fromFile = await startSandbox({ DATA_DIR: dataDir });
+    const secretFile = join(dataDir, 'sandbox', 'account-secret');
+    expect(statSync(secretFile).mode & 0o777).toBe(0o600);
+    const secret = Buffer.from(readFileSync(secretFile, 'utf8').trim(), 'base64');
+    const accepted = await claimPage(fromFile.indexUrl, secret);
+    expect(accepted.status).toBe(200);
+    expect(await accepted.text()).toContain('(your own sandbox account)');
+    expect((await claimPage(fromFile.indexUrl, Buffer.alloc(32, 1))).status).toBe(403);
+    for (const child of running.splice(0)) child.kill('SIGTERM');
+
+    const configured = Buffer.alloc(32, 9);
+    const fromSetting = await startSandbox({
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'crossfade-sandbox-main-')),
+      SANDBOX_ACCOUNT_SECRET: configured.toString('base64'),
+    });
+    expect((await claimPage(fromSetting.indexUrl, configured)).status).toBe(200);
+    expect((await claimPage(fromSetting.indexUrl, secret)).status).toBe(403);
+  });
+
+  it('lets the app behind SANDBOX_URL, on the same DATA_DIR, connect people to their own accounts', {
+    timeout: 240_000,
+  }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'crossfade-sandbox-main-'));
+    // One address people use for both (a proxy's): the sandbox registers its Spotify callback.
+    const publicUrl = 'http://127.0.0.1:1';
+    const sandbox = await startSandbox({ DATA_DIR: dataDir, PUBLIC_URL: publicUrl, SANDBOX_RATE_LIMIT: '0' });
+    const app = await startServerProcess({
+      DATA_DIR: dataDir,
+      PUBLIC_URL: publicUrl,
+      SANDBOX_URL: sandbox.indexUrl.replace(/\/sandbox$/, ''),
+      DATABASE_URL: '',
+    });
+    try {
+      const client = new TestClient(app.url);
+      await client.post('/api/auth/register', {
+        username: 'standalone',
+        email: 'standalone@example.com',
+        password: 'secret-words',
+      });
+      for (const service of ['spotify', 'apple'] as const) {
+        expect(await connectService(client, service, { account: 'own', scenario: 'standalone' })).toBe(
+          `/transfer?connected=${service}`,
+        );
+      }
+      const listing = (await client.get('/api/playlists/apple')).body as { name: string }[];
+      expect(listing.map((playlist) => playlist.name)).toContain('Road Trip');
+    } finally {
+      await app.stop();
+    }
   });
 });

@@ -4,7 +4,11 @@ import { z } from 'zod';
 import { CatalogFileError, loadCatalog } from './catalog/load-file';
 import { parseSandboxFaults } from './faults';
 import { createSandboxParts, SANDBOX_PATHS } from './index';
-import { loadOrCreateSandboxAppleKey } from './sandbox-keys';
+import {
+  loadOrCreateSandboxAccountSecret,
+  loadOrCreateSandboxAppleKey,
+  parseSandboxAccountSecret,
+} from './sandbox-keys';
 import { loadOrCreateSandboxStripeKey } from './stripe/sandbox-key';
 
 /** `npm run sandbox`: both emulators as a standalone server, for working on clients or the CLI against them. */
@@ -37,8 +41,30 @@ const environment = z.object({
   SANDBOX_APPLE_PORT: z.coerce.number().int().min(0).max(65_535).default(3002),
   SPOTIFY_MODE: z.enum(['development', 'extended']).default('development'),
   DATA_DIR: z.string().default('./data'),
-  /** The app's address: the cloud-drive emulators' sandbox clients redirect only to its callbacks. */
+  /**
+   * The app's address: its Spotify callback is the redirect URI registered for the sandbox's client, and
+   * the cloud-drive emulators' sandbox clients redirect only to its callbacks.
+   */
   PUBLIC_URL: z.url().default('http://127.0.0.1:3000'),
+  /** More registered Spotify redirect URIs (comma list), for clients worked on against the emulators. */
+  SANDBOX_SPOTIFY_REDIRECT_URIS: z
+    .string()
+    .default('')
+    .transform((text) =>
+      text
+        .split(',')
+        .map((uri) => uri.trim())
+        .filter(Boolean),
+    ),
+  /** The same secret as the app's (decision 0022); else both read DATA_DIR/sandbox/account-secret. */
+  SANDBOX_ACCOUNT_SECRET: z
+    .string()
+    .optional()
+    .refine(
+      (value) => !value || parseSandboxAccountSecret(value) !== undefined,
+      'SANDBOX_ACCOUNT_SECRET must be 32 bytes in base64',
+    ),
+  SANDBOX_CONSENTS_PER_HOUR: z.coerce.number().int().min(0).default(60),
 });
 
 async function main(): Promise<void> {
@@ -57,6 +83,7 @@ async function main(): Promise<void> {
   });
   const key = await loadOrCreateSandboxAppleKey(dataDir);
   let origin = `http://${settings.SANDBOX_HOST}:${settings.SANDBOX_PORT}`;
+  const spotifyCallback = `${settings.PUBLIC_URL.replace(/\/$/, '')}/api/auth/spotify/callback`;
   const { app, appleRoot } = createSandboxParts({
     catalog,
     dataDir,
@@ -70,6 +97,9 @@ async function main(): Promise<void> {
     appleDeveloperKeys: [{ teamId: key.teamId, keyId: key.keyId, publicKey: key.publicKeyJwk }],
     appOrigin: settings.PUBLIC_URL.replace(/\/$/, ''),
     stripe: { secretKey: loadOrCreateSandboxStripeKey(dataDir), publicOrigin: () => origin },
+    accountSecret: loadOrCreateSandboxAccountSecret(dataDir, settings.SANDBOX_ACCOUNT_SECRET),
+    spotifyRedirectUris: [spotifyCallback, ...settings.SANDBOX_SPOTIFY_REDIRECT_URIS],
+    consentsPerHour: settings.SANDBOX_CONSENTS_PER_HOUR,
   });
   const server = serve(
     { fetch: app.fetch, hostname: settings.SANDBOX_HOST, port: settings.SANDBOX_PORT },

@@ -15,6 +15,7 @@ export class RollingWindowLimiter {
   /** Records the call under `key` and returns 0, or returns how many ms until it would be accepted. */
   take(key = ''): number {
     const now = this.now();
+    if (this.calls.size > 1000) this.forgetIdle(now);
     let calls = this.calls.get(key);
     if (!calls) {
       calls = [];
@@ -26,5 +27,11 @@ export class RollingWindowLimiter {
     }
     calls.push(now);
     return 0;
+  }
+
+  /** Keys (addresses, tokens) with no call left in the window take no memory. */
+  private forgetIdle(now: number): void {
+    for (const [key, calls] of this.calls)
+      if ((calls[calls.length - 1] ?? 0) <= now - this.windowMs) this.calls.delete(key);
   }
 }

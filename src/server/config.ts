@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseSandboxFaults } from '../sandbox/faults';
+import { parseSandboxAccountSecret } from '../sandbox/sandbox-keys';
 import { parseProxyTrust } from './http/client-address';
 
 /**
@@ -29,6 +30,12 @@ const parsedWith = <T>(parse: (text: string | undefined) => T) =>
         return z.NEVER;
       }
     });
+
+const booleanFlag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default(fallback ? 'true' : 'false')
+    .transform((value) => ['true', '1', 'yes'].includes(value));
 
 const stripePriceId = (name: string) =>
   z
@@ -171,6 +178,28 @@ export const settingsSchema = z.object({
   JOB_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
   /** Seconds a job stays with a worker that stopped renewing it (a crash) before another resumes it. */
   JOB_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(30),
+
+  // --- Sandbox accounts (decision 0022) ---
+  /**
+   * 32 bytes, base64: names each person's sandbox account (an HMAC of their user id) and signs the consent
+   * claim the emulators verify. Generated into DATA_DIR/sandbox when unset; `npm run sandbox` reads the same.
+   */
+  SANDBOX_ACCOUNT_SECRET: optionalText.pipe(
+    z
+      .string()
+      .refine(
+        (value) => parseSandboxAccountSecret(value) !== undefined,
+        'SANDBOX_ACCOUNT_SECRET must be 32 bytes in base64',
+      )
+      .optional(),
+  ),
+  /** Consent posts each emulator accepts per client address and rolling hour (0 = no limit). */
+  SANDBOX_CONSENTS_PER_HOUR: z.coerce.number().int().min(0).default(60),
+  /**
+   * Tests only: a request may name a fixed scenario (`X-Sandbox-Scenario`) that seeds the library of the
+   * sandbox account it connects, the account itself staying the person's own. Never set in production.
+   */
+  SANDBOX_TEST_SCENARIOS: booleanFlag(false),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -1,9 +1,10 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { loadCatalog } from '../sandbox/catalog/load-file';
 import type { Catalog } from '../sandbox/catalog/types';
 import { createSandbox, SANDBOX_PATHS } from '../sandbox/index';
-import { loadOrCreateSandboxAppleKey } from '../sandbox/sandbox-keys';
+import { loadOrCreateSandboxAccountSecret, loadOrCreateSandboxAppleKey } from '../sandbox/sandbox-keys';
 import { loadOrCreateSandboxStripeKey } from '../sandbox/stripe/sandbox-key';
+import { CLIENT_ADDRESS_ENV } from '../sandbox/web-session';
 import { createAiEngine } from './ai/index';
 import type { AppDeps } from './app-context';
 import { batchJob } from './batches/batch-job';
@@ -12,6 +13,7 @@ import { planChangeMailJob } from './billing/plan-change';
 import type { Config } from './config';
 import { ProviderRuntime } from './connections/provider-runtime';
 import type { Database } from './db/client';
+import type { ClientVariables } from './http/client-address';
 import { jobRegistry } from './jobs/define-job';
 import { JobRunner } from './jobs/job-runner';
 import type { Logger } from './logger';
@@ -58,10 +60,14 @@ export async function createRuntime(
   const sandboxed = Object.values(config.sandbox).some(Boolean);
   // The sandbox Stripe account's key, shared through DATA_DIR like the MusicKit key.
   const sandboxStripeKey = config.sandbox.stripe ? loadOrCreateSandboxStripeKey(config.DATA_DIR) : undefined;
-  // Emulators elsewhere (SANDBOX_URL, or a worker's API processes) need only the shared sandbox key here.
+  // The app signs account claims with it and the emulators verify them (decision 0022): one secret.
+  const sandboxAccountSecret = sandboxed
+    ? loadOrCreateSandboxAccountSecret(config.DATA_DIR, config.SANDBOX_ACCOUNT_SECRET)
+    : undefined;
+  // Emulators elsewhere (SANDBOX_URL, or a worker's API processes) need only the shared sandbox keys here.
   if (sandboxed && (config.SANDBOX_URL || options.mountEmulators === false)) {
     sandboxAppleKey = await loadOrCreateSandboxAppleKey(config.DATA_DIR);
-  } else if (sandboxed) {
+  } else if (sandboxed && sandboxAccountSecret) {
     // A catalog file is read now, so a bad one stops the start with its line number.
     const fileCatalog = config.SANDBOX_CATALOG ? loadCatalog({ path: config.SANDBOX_CATALOG }) : undefined;
     const key = await loadOrCreateSandboxAppleKey(config.DATA_DIR);
@@ -85,6 +91,9 @@ export async function createRuntime(
         ...(sandboxStripeKey
           ? { stripe: { secretKey: sandboxStripeKey, publicOrigin: config.publicUrl } }
           : {}),
+        accountSecret: sandboxAccountSecret,
+        spotifyRedirectUris: [`${config.publicUrl}/api/auth/spotify/callback`],
+        consentsPerHour: config.SANDBOX_CONSENTS_PER_HOUR,
       });
       logger.debug({ tracks: catalog.tracks.length }, 'sandbox emulators ready');
       return sandbox;
@@ -97,9 +106,15 @@ export async function createRuntime(
       sandbox ??= buildSandbox();
       return sandbox;
     };
+    // The emulators count consent posts per client: the address (an IPv6 client by its /64) this app's
+    // first middleware works out, a trusted proxy's X-Forwarded-For included, handed over in the env.
+    const withAddress = (c: Context) => ({
+      ...(c.env as object),
+      [CLIENT_ADDRESS_ENV]: (c.var as Partial<ClientVariables>).clientNetwork ?? 'unknown',
+    });
     const lazy = new Hono();
-    lazy.all(`${SANDBOX_PATHS.index}/*`, (c) => emulators().fetch(c.req.raw, c.env));
-    lazy.all(SANDBOX_PATHS.index, (c) => emulators().fetch(c.req.raw, c.env));
+    lazy.all(`${SANDBOX_PATHS.index}/*`, (c) => emulators().fetch(c.req.raw, withAddress(c)));
+    lazy.all(SANDBOX_PATHS.index, (c) => emulators().fetch(c.req.raw, withAddress(c)));
     mounts.push({ path: '/', app: lazy });
   }
 
@@ -108,6 +123,7 @@ export async function createRuntime(
     db,
     encryptor,
     ...(sandboxAppleKey ? { sandboxAppleKey } : {}),
+    ...(sandboxAccountSecret ? { sandboxAccountSecret } : {}),
   });
   const ai = createAiEngine(
     {

@@ -37,11 +37,18 @@ describe.skipIf(!usesRealPostgres())('API processes and a worker on one PostgreS
     const database = await createTestDatabase();
     databaseUrl = database.url ?? '';
     closeDatabase = () => database.close();
-    // The emulators first: they create the sandbox key in the shared DATA_DIR that the others read.
-    const sandbox = await startSandboxProcess({ DATA_DIR: dataDir, SANDBOX_RATE_LIMIT: '0' });
+    // The emulators first: they create the sandbox keys in the shared DATA_DIR that the others read. All
+    // processes have the one address people use (a proxy's), whose Spotify callback the sandbox registers.
+    const publicUrl = 'http://127.0.0.1:1';
+    const sandbox = await startSandboxProcess({
+      DATA_DIR: dataDir,
+      SANDBOX_RATE_LIMIT: '0',
+      PUBLIC_URL: publicUrl,
+    });
     processes.push(sandbox);
     const common = {
       DATA_DIR: dataDir,
+      PUBLIC_URL: publicUrl,
       DATABASE_URL: databaseUrl,
       SANDBOX_URL: sandbox.url,
       // Every process must decrypt the provider tokens the others stored.

@@ -1,7 +1,13 @@
-import type { SandboxAccount } from '../accounts';
+import { escapeHtml } from '../web-session';
 import { DEMO_USER_NAME } from './library';
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+/** The person's own account as the page offers it, with the signed claim that names it. */
+export interface AppleAccountOffer {
+  claim: string;
+  displayName: string;
+  /** Lower-case storefront. */
+  storefront: string;
+}
 
 /**
  * The sandbox's stand-in for MusicKit's sign-in and consent sheet (Apple's musickit.js may not be re-hosted).
@@ -10,12 +16,14 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${cha
 export function authorizePage(input: {
   developerToken: string;
   redirectUri: string;
+  /** Set instead of `redirectUri` when the answer is a message to the opener (MusicKit's popup). */
+  messageOrigin: string;
   state: string;
-  account: SandboxAccount | null;
+  account: AppleAccountOffer | null;
 }): string {
   const hidden = (name: string, value: string) =>
     `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
-  const appHost = escapeHtml(new URL(input.redirectUri).host);
+  const appHost = escapeHtml(new URL(input.redirectUri || input.messageOrigin).host);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -41,7 +49,7 @@ export function authorizePage(input: {
   ${
     input.account
       ? `<fieldset class="account"><legend>Sign in as</legend>
-    <label><input type="radio" name="account" value="own" form="consent" checked> <strong>${escapeHtml(input.account.displayName)}</strong> (your own sandbox Apple Music account, storefront ${input.account.country.toLowerCase()})</label>
+    <label><input type="radio" name="account" value="own" form="consent" checked> <strong>${escapeHtml(input.account.displayName)}</strong> (your own sandbox Apple Music account, storefront ${escapeHtml(input.account.storefront)})</label>
     <label><input type="radio" name="account" value="shared" form="consent"> Second demo listener: ${escapeHtml(DEMO_USER_NAME)}, shared by everyone</label>
   </fieldset>`
       : `<p class="account">Signed in as <strong>${escapeHtml(DEMO_USER_NAME)}</strong> (sandbox Apple Music account).</p>`
@@ -53,8 +61,8 @@ export function authorizePage(input: {
   </ul>
   <form method="post" action="authorize" id="consent">
     ${hidden('developer_token', input.developerToken)}
-    ${input.account ? hidden('sandbox_account', input.account.key) : ''}
-    ${hidden('redirect_uri', input.redirectUri)}
+    ${input.account ? hidden('sandbox_account', input.account.claim) : ''}
+    ${input.redirectUri ? hidden('redirect_uri', input.redirectUri) : hidden('origin', input.messageOrigin)}
     ${hidden('state', input.state)}
     <div class="actions">
       <button type="submit" name="decision" value="deny">Don&rsquo;t Allow</button>
@@ -71,4 +79,18 @@ export function authorizeErrorPage(message: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Apple Music sign-in failed (Sandbox)</title></head>
 <body><main><h1>Apple Music sign-in failed</h1><p role="alert">${escapeHtml(message)}</p></main></body></html>`;
+}
+
+/**
+ * MusicKit's popup answer: the result goes to the window that opened the sign-in, at the app's origin
+ * only (checked against the developer token), and the popup closes.
+ */
+export function messagePage(origin: string, result: Record<string, string>): string {
+  const payload = JSON.stringify(result).replace(/</g, '\\u003c');
+  const target = JSON.stringify(origin).replace(/</g, '\\u003c');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Apple Music sign-in (Sandbox)</title></head>
+<body><main><p>You can close this window.</p></main>
+<script>if (window.opener) window.opener.postMessage(${payload}, ${target}); window.close();</script>
+</body></html>`;
 }

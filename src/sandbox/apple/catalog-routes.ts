@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import type { AppleCatalogIndex } from './catalog-index';
-import type { AppleLibrary } from './library';
+import type { LibraryPlaylist } from './library';
 import { type AppleEnv, fail, nextLink, readPaging, splitList } from './routes-common';
 import { badParameter, notFound, renderAlbum, renderCatalogPlaylist, renderSong } from './wire';
 
@@ -10,18 +10,27 @@ const MAX_SEARCH_LIMIT = 25;
 const MAX_ALBUM_IDS = 100;
 const MAX_UPCS = 25;
 
-/** The per-storefront catalog: songs by id and ISRC, search, and shared playlists. */
-export function addCatalogRoutes(
-  app: Hono<AppleEnv>,
-  input: { index: AppleCatalogIndex; storefronts: ReadonlySet<string>; everyLibrary: () => AppleLibrary[] },
-): void {
-  const { index, storefronts, everyLibrary } = input;
+export interface CatalogRouteInput {
+  index: AppleCatalogIndex;
+  storefronts: ReadonlySet<string>;
+  /** A shared playlist by its catalog (`pl.u-`) id, whoever made it. */
+  findSharedPlaylist: (globalId: string) => LibraryPlaylist | undefined;
+}
+
+/** The per-storefront catalog: songs by id and ISRC, albums, search, and shared playlists. */
+export function addCatalogRoutes(app: Hono<AppleEnv>, input: CatalogRouteInput): void {
   app.use('/v1/catalog/:sf/*', async (c, next) => {
     const storefront = c.req.param('sf');
-    if (!storefronts.has(storefront)) return fail(c, notFound(`No storefront with id ${storefront}`));
+    if (!input.storefronts.has(storefront)) return fail(c, notFound(`No storefront with id ${storefront}`));
     await next();
   });
+  addSongRoutes(app, input.index);
+  addAlbumRoutes(app, input.index);
+  addSearchRoutes(app, input.index);
+  addSharedPlaylistRoutes(app, input.findSharedPlaylist);
+}
 
+function addSongRoutes(app: Hono<AppleEnv>, index: AppleCatalogIndex): void {
   app.get('/v1/catalog/:sf/songs', (c) => {
     const storefront = c.req.param('sf');
     const isrcFilter = c.req.query('filter[isrc]');
@@ -64,7 +73,9 @@ export function addCatalogRoutes(
     if (!song) return fail(c, notFound(`No song with id ${c.req.param('id')} in storefront ${storefront}`));
     return c.json({ data: [renderSong(song, storefront)] });
   });
+}
 
+function addAlbumRoutes(app: Hono<AppleEnv>, index: AppleCatalogIndex): void {
   app.get('/v1/catalog/:sf/albums', (c) => {
     const storefront = c.req.param('sf');
     const upcFilter = c.req.query('filter[upc]');
@@ -125,7 +136,9 @@ export function addCatalogRoutes(
       ...nextLink(`/v1/catalog/${storefront}/albums/${album.id}/tracks`, offset, limit, songs.length),
     });
   });
+}
 
+function addSearchRoutes(app: Hono<AppleEnv>, index: AppleCatalogIndex): void {
   app.get('/v1/catalog/:sf/search', (c) => {
     const storefront = c.req.param('sf');
     const term = c.req.query('term');
@@ -157,11 +170,14 @@ export function addCatalogRoutes(
       addResults('albums', index.searchAlbums(term, storefront), (album) => renderAlbum(album, storefront));
     return c.json({ results, meta: { results: { order, rawOrder: order } } });
   });
+}
 
+function addSharedPlaylistRoutes(
+  app: Hono<AppleEnv>,
+  findSharedPlaylist: (globalId: string) => LibraryPlaylist | undefined,
+): void {
   function sharedSongs(globalId: string, storefront: string) {
-    const playlist = everyLibrary()
-      .map((library) => library.sharedPlaylist(globalId))
-      .find((found) => found !== undefined);
+    const playlist = findSharedPlaylist(globalId);
     if (!playlist) return undefined;
     // A catalog playlist shows only what the storefront carries.
     const songs = playlist.songs.flatMap((song) =>

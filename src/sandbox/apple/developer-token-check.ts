@@ -14,6 +14,8 @@ export interface VerifiedDeveloperToken {
   teamId: string;
   keyId: string;
   expiresAt: number;
+  /** The web origins the token was issued for (its `origin` claim); none when it names none. */
+  origins: string[];
 }
 
 /**
@@ -47,7 +49,9 @@ export function createDeveloperTokenVerifier(keys: DeveloperKey[], now: () => nu
       const { iat, exp } = payload;
       if (iat === undefined || exp === undefined || exp - iat > MAX_DEVELOPER_TOKEN_LIFETIME_S)
         return undefined;
-      const result = { teamId: key.teamId, keyId: key.keyId, expiresAt: exp };
+      const origin: unknown = payload.origin;
+      const origins = Array.isArray(origin) ? origin.filter((item) => typeof item === 'string') : [];
+      const result = { teamId: key.teamId, keyId: key.keyId, expiresAt: exp, origins };
       if (verified.size > 1000) verified.clear();
       verified.set(token, result);
       return result;

@@ -9,6 +9,7 @@ import {
   type SandboxAppleKeys,
 } from '../../server/providers/apple/developer-token';
 import { errorResponseSchema } from '../../server/providers/apple/schemas';
+import { sandboxAccountKey, signAccountClaim } from '../accounts';
 import { generateCatalog } from '../catalog/generator';
 import { createAppleEmulator } from './index';
 import { buildTestCatalog, fillerIsrc } from './test-catalog';
@@ -16,8 +17,19 @@ import { buildTestCatalog, fillerIsrc } from './test-catalog';
 let keys: SandboxAppleKeys;
 const catalog = buildTestCatalog();
 
+/** The origin the tests' developer tokens are issued for, where the consent page may send people back. */
+const APP_ORIGIN = 'http://localhost:5173';
+const SECRET = Buffer.alloc(32, 3);
+
 async function sign(
-  options: { alg?: 'ES256' | 'HS256'; kid?: string; iss?: string; iat?: number; exp?: number } = {},
+  options: {
+    alg?: 'ES256' | 'HS256';
+    kid?: string;
+    iss?: string;
+    iat?: number;
+    exp?: number;
+    origins?: string[];
+  } = {},
 ): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   const alg = options.alg ?? 'ES256';
@@ -25,7 +37,7 @@ async function sign(
     alg === 'ES256'
       ? await importPKCS8(keys.privateKeyPem, 'ES256')
       : new TextEncoder().encode('x'.repeat(32));
-  return new SignJWT({})
+  return new SignJWT({ origin: options.origins ?? [APP_ORIGIN] })
     .setProtectedHeader({ alg, kid: options.kid ?? keys.keyId })
     .setIssuer(options.iss ?? keys.teamId)
     .setIssuedAt(options.iat ?? now)
@@ -37,6 +49,7 @@ function emulator(extra: Partial<Parameters<typeof createAppleEmulator>[0]> = {}
   return createAppleEmulator({
     catalog,
     developerKeys: [{ teamId: keys.teamId, keyId: keys.keyId, publicKey: keys.publicKeyJwk }],
+    accountSecret: SECRET,
     ...extra,
   });
 }
@@ -180,8 +193,8 @@ describe('consent page and Music User Token', () => {
   it('keeps tokens and created playlists in the state file across restarts', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'apple-emulator-'));
     try {
-      const stateFile = join(directory, 'apple.json');
-      const first = emulator({ stateFile });
+      const stateDir = join(directory, 'apple');
+      const first = emulator({ stateDir });
       const headers = await signedIn(first.app);
       const created = await first.app.request('/v1/me/library/playlists', {
         method: 'POST',
@@ -190,7 +203,7 @@ describe('consent page and Music User Token', () => {
       });
       expect(created.status).toBe(201);
 
-      const second = emulator({ stateFile });
+      const second = emulator({ stateDir });
       const list = await second.app.request('/v1/me/library/playlists?limit=100', { headers });
       expect(list.status).toBe(200);
       const body = (await list.json()) as { data: { attributes: { name: string } }[] };
@@ -470,13 +483,24 @@ describe('catalog', () => {
 
 describe('a sandbox account per person', () => {
   const generated = generateCatalog({ trackCount: 3000 });
-  async function signedInAs(app: ReturnType<typeof emulator>['app'], key: string, account: 'own' | 'shared') {
+  const claimFor = (person: string, state = 's1') =>
+    signAccountClaim(SECRET, {
+      account: sandboxAccountKey(SECRET, person),
+      service: 'apple',
+      redirectUri: 'http://localhost:5173/callback',
+      state,
+    });
+  async function signedInAs(
+    app: ReturnType<typeof emulator>['app'],
+    person: string,
+    account: 'own' | 'shared',
+  ) {
     const developerToken = await sign();
     const form = new URLSearchParams({
       developer_token: developerToken,
       redirect_uri: 'http://localhost:5173/callback',
       state: 's1',
-      sandbox_account: key,
+      sandbox_account: await claimFor(person),
       account,
       decision: 'allow',
     });
@@ -491,15 +515,15 @@ describe('a sandbox account per person', () => {
   it('gives each account its own library and storefront; the second demo listener is the shared one', async () => {
     const { app } = emulator({ catalog: generated });
     const consent = await app.request(
-      `/authorize?${new URLSearchParams({ developer_token: await sign(), redirect_uri: 'http://localhost:5173/cb', state: 's', sandbox_account: 'aaaaaaaaaaaaaaaa' })}`,
+      `/authorize?${new URLSearchParams({ developer_token: await sign(), redirect_uri: 'http://localhost:5173/callback', state: 's', sandbox_account: await claimFor('ada', 's') })}`,
     );
     const html = await consent.text();
     expect(html).toContain('value="own" form="consent" checked');
     expect(html).toContain('Second demo listener');
 
-    const ada = await signedInAs(app, 'aaaaaaaaaaaaaaaa', 'own');
-    const bea = await signedInAs(app, 'bbbbbbbbbbbbbbbb', 'own');
-    const shared = await signedInAs(app, 'aaaaaaaaaaaaaaaa', 'shared');
+    const ada = await signedInAs(app, 'ada', 'own');
+    const bea = await signedInAs(app, 'bea', 'own');
+    const shared = await signedInAs(app, 'ada', 'shared');
     const ids = async (headers: Record<string, string>) =>
       (
         (await (await app.request('/v1/me/library/playlists?limit=100', { headers })).json()) as {
@@ -529,7 +553,7 @@ describe('a sandbox account per person', () => {
 
   it('sends cosmetic fields as Apple does: an upload without albumName, artwork without sizes', async () => {
     const { app } = emulator({ catalog: generated });
-    const headers = await signedInAs(app, 'eeeeeeeeeeeeeeee', 'own');
+    const headers = await signedInAs(app, 'eve', 'own');
     type Song = { attributes: { name: string; albumName?: string; artwork: { width: number | null } } };
     const playlists = (
       (await (await app.request('/v1/me/library/playlists?limit=100', { headers })).json()) as {
@@ -570,5 +594,113 @@ describe('a sandbox account per person', () => {
     };
     expect(await count('us')).toBe(0);
     expect(await count('de')).toBeGreaterThan(0);
+  });
+});
+
+describe('the library page (the Music app): edits and the write lag', () => {
+  const generated = generateCatalog({ trackCount: 3000 });
+
+  it('shows its own edits at once; API reads show an added song after the lag, a removal or a move at once', async () => {
+    let clock = Date.now();
+    const { app } = emulator({ catalog: generated, writeLagMs: 5000, now: () => clock });
+    const developerToken = await sign();
+    const claim = await signAccountClaim(SECRET, {
+      account: sandboxAccountKey(SECRET, 'lagging'),
+      service: 'apple',
+      redirectUri: 'http://localhost:5173/callback',
+      state: 's1',
+    });
+    const consent = await app.request('/authorize', {
+      method: 'POST',
+      body: new URLSearchParams({
+        developer_token: developerToken,
+        redirect_uri: 'http://localhost:5173/callback',
+        state: 's1',
+        sandbox_account: claim,
+        account: 'own',
+        decision: 'allow',
+      }),
+    });
+    const cookie = (consent.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    expect(cookie).toMatch(/^sandbox_apple_session=/);
+    const headers = {
+      authorization: `Bearer ${developerToken}`,
+      'music-user-token':
+        new URL(consent.headers.get('location') ?? '').searchParams.get('music_user_token') ?? '',
+    };
+    const playlists = (await (
+      await app.request('/v1/me/library/playlists?limit=100', { headers })
+    ).json()) as {
+      data: { id: string; attributes: { name: string } }[];
+    };
+    const id = playlists.data.find((playlist) => playlist.attributes.name === 'Road Trip')?.id ?? '';
+    const read = async () =>
+      (
+        (await (
+          await app.request(`/v1/me/library/playlists/${id}/tracks?limit=100`, { headers })
+        ).json()) as {
+          data: { id: string }[];
+        }
+      ).data.map((song) => song.id);
+    const page = async () =>
+      (await app.request(`/web/library/playlist/${id}`, { headers: { cookie } })).text();
+    const formToken = /name="token" value="([^"]+)"/.exec(await page())?.[1] ?? '';
+    const edit = (path: string, fields: Record<string, string>) =>
+      app.request(`/web/library/playlist/${id}/${path}`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: formToken, ...fields }),
+      });
+
+    const before = await read();
+    const song = generated.tracks.find((track) => track.apple?.storefronts.includes('us'))?.apple?.id ?? '';
+    expect((await edit('add', { track: song })).status).toBe(303);
+    // The app shows the song it added; the API does not yet.
+    expect((await page()).split('Move up').length - 1).toBe(before.length + 1);
+    expect(await read()).toEqual(before);
+    // A move and a removal show in API reads at once; the lagging song stays out of them until its time.
+    expect((await edit('move-down', { position: '0', item: before[0] ?? '' })).status).toBe(303);
+    expect((await edit('remove', { position: '2', item: before[2] ?? '' })).status).toBe(303);
+    const edited = [before[1], before[0], ...before.slice(3)];
+    expect(await read()).toEqual(edited);
+    clock += 5001;
+    expect((await read()).length).toBe(edited.length + 1);
+    expect((await read()).slice(0, -1)).toEqual(edited);
+  });
+});
+
+describe('MusicKit’s popup: the answer as a message to the opener', () => {
+  it('posts the token to the app’s origin only, the one the developer token names', async () => {
+    const { app } = emulator();
+    const developerToken = await sign();
+    const refused = await app.request(
+      `/authorize?${new URLSearchParams({ developer_token: developerToken, origin: 'https://evil.example', state: 's' })}`,
+    );
+    expect(refused.status).toBe(400);
+    const page = await app.request(
+      `/authorize?${new URLSearchParams({ developer_token: developerToken, origin: APP_ORIGIN, state: 's' })}`,
+    );
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(`<input type="hidden" name="origin" value="${APP_ORIGIN}">`);
+    const answer = await app.request('/authorize', {
+      method: 'POST',
+      body: new URLSearchParams({
+        developer_token: developerToken,
+        origin: APP_ORIGIN,
+        state: 's',
+        decision: 'allow',
+      }),
+    });
+    expect(answer.status).toBe(200);
+    const html = await answer.text();
+    const posted = /postMessage\((\{.*?\}), "([^"]+)"\)/.exec(html);
+    expect(posted?.[2]).toBe(APP_ORIGIN);
+    const result = JSON.parse(posted?.[1] ?? '{}') as { music_user_token?: string; state?: string };
+    expect(result.state).toBe('s');
+    const headers = {
+      authorization: `Bearer ${developerToken}`,
+      'music-user-token': result.music_user_token ?? '',
+    };
+    expect((await app.request('/v1/me/storefront', { headers })).status).toBe(200);
   });
 });

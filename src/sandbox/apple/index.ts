@@ -1,29 +1,31 @@
 import type { KeyObject } from 'node:crypto';
-import { Hono } from 'hono';
+import { randomBytes } from 'node:crypto';
+import { type Context, Hono } from 'hono';
 import type { JWK } from 'jose';
-import { accountLibraries, isSandboxAccountKey, type SandboxAccount, sandboxAccount } from '../accounts';
+import { accountLibraries, sandboxProfile } from '../accounts';
 import type { Catalog } from '../catalog/types';
 import { RollingWindowLimiter } from '../rate-limiter';
-import { StateFile } from '../state-file';
 import { acceptTrailingSlashes } from '../trailing-slash';
-import { authorizeErrorPage, authorizePage } from './authorize-page';
+import { webSessionCookie } from '../web-session';
 import { AppleCatalogIndex } from './catalog-index';
 import { addCatalogRoutes } from './catalog-routes';
-import { createDeveloperTokenVerifier, type VerifiedDeveloperToken } from './developer-token-check';
-import { type AppleEmulatorState, AppleLibrary, DEMO_USER_NAME, initialAppleState } from './library';
+import { APPLE_SESSION_COOKIE, addAppleConsentRoutes } from './consent-routes';
+import { createDeveloperTokenVerifier } from './developer-token-check';
+import { AppleLibrary, DEMO_USER_NAME, type LibraryPlaylist } from './library';
 import { addLibraryRoutes } from './library-routes';
 import { type AppleEnv, fail } from './routes-common';
-import { addSandboxPages, pointHostsAtEmulator } from './sandbox-pages';
+import { addSandboxPages, pointHostsAtEmulator, type SignedInLibrary } from './sandbox-pages';
+import { type AppleAccount, AppleStore } from './store';
 import { liveStorefronts, storefrontResource } from './storefronts';
 import { notFound } from './wire';
 
+export { APPLE_SESSION_COOKIE } from './consent-routes';
 export { MAX_DEVELOPER_TOKEN_LIFETIME_S } from './developer-token-check';
-export type { AppleEmulatorState } from './library';
 
 export interface AppleEmulatorOptions {
   catalog: Catalog;
-  /** undefined = memory only; else durable state through StateFile. */
-  stateFile?: string | undefined;
+  /** The folder of the state documents; undefined = memory only. */
+  stateDir?: string | undefined;
   /** The ES256 keys whose developer tokens are accepted. */
   developerKeys: { teamId: string; keyId: string; publicKey: CryptoKey | KeyObject | JWK }[];
   /** null/undefined = off. Apple answers 429 without Retry-After. */
@@ -35,21 +37,76 @@ export interface AppleEmulatorOptions {
   writeLagMs?: number | undefined;
   /** The `dropped-adds` fault: which of the tracks of an add request are really stored. */
   dropAdds?: (<T>(tracks: T[]) => T[]) | undefined;
+  /** The sandbox secret the app signs account claims with (decision 0022); a random one by default. */
+  accountSecret?: Uint8Array | undefined;
+  /** Sign-in posts per address and rolling hour; 0 (the default here) = no limit. */
+  consentsPerHour?: number | undefined;
 }
+
+/** Libraries of accounts kept built (each holds its demo playlists); others are rebuilt when used. */
+const LIBRARIES_KEPT = 256;
 
 /**
  * A wire-compatible Apple Music API for the sandbox: developer-token checks, the MusicKit-style consent
- * page, the demo user's library (append-only, as on Apple) and the per-storefront catalog. Mount it at
+ * page, each person's library (append-only, as on Apple) and the per-storefront catalog. Mount it at
  * `/sandbox/apple`; `next` links are root-relative from `/v1`, as Apple sends them, and clients re-attach
  * the mount prefix.
  */
 export function createAppleEmulator(options: AppleEmulatorOptions) {
   const now = options.now ?? Date.now;
-  const userStorefront = (options.storefront ?? 'us').toLowerCase();
   const index = new AppleCatalogIndex(options.catalog);
-  const state = new StateFile<AppleEmulatorState>(options.stateFile, initialAppleState);
+  const store = new AppleStore(options.stateDir, now);
+  const libraries = createLibraries(options, index, store, now);
+  const verify = createDeveloperTokenVerifier(options.developerKeys, now);
+  const app = new Hono<AppleEnv>();
+
+  addAppleConsentRoutes(app, {
+    store,
+    verify,
+    now,
+    accountSecret: options.accountSecret ?? randomBytes(32),
+    consentsPerHour: options.consentsPerHour ?? 0,
+    sharedPlaylistsOf: (account) =>
+      Object.fromEntries(
+        libraries
+          .build(account)
+          .playlists()
+          .flatMap((playlist) => (playlist.globalId ? [[playlist.globalId, playlist.id]] : [])),
+      ),
+  });
+  // Offline: cover art and "Open in Apple Music" pages come from the emulator itself.
+  addSandboxPages(app, {
+    index,
+    findSharedPlaylist: libraries.findShared,
+    signedIn: libraries.signedIn,
+  });
+  addApiChecks(app, options, store, libraries, verify);
+  addStorefrontRoutes(app, index);
+  addLibraryRoutes(app, {
+    dropAdds: options.dropAdds,
+    onShared: (library, globalId, playlistId) => store.sharePlaylist(library.account, globalId, playlistId),
+  });
+  addCatalogRoutes(app, {
+    index,
+    storefronts: liveStorefronts(index.storefronts),
+    findSharedPlaylist: libraries.findShared,
+  });
+  acceptTrailingSlashes(app);
+  app.all('/v1/*', (c) => fail(c, notFound(`No resource at ${new URL(c.req.url).pathname}`)));
+  return { app };
+}
+
+type Libraries = ReturnType<typeof createLibraries>;
+
+/** Each person's library (built on first use, the most used kept), and the shared demo listener's. */
+function createLibraries(
+  options: AppleEmulatorOptions,
+  index: AppleCatalogIndex,
+  store: AppleStore,
+  now: () => number,
+) {
   const writeLagMs = options.writeLagMs ?? 0;
-  const sharedLibrary = new AppleLibrary(
+  const shared = new AppleLibrary(
     options.catalog,
     {
       name: DEMO_USER_NAME,
@@ -57,108 +114,71 @@ export function createAppleEmulator(options: AppleEmulatorOptions) {
       saved: options.catalog.demoLibraries.saved?.apple,
     },
     index,
-    state,
+    store.writes(undefined),
     now,
     writeLagMs,
   );
-  const accountLibrary = new Map<string, AppleLibrary>();
-  /** The library a Music User Token opens: the person's own sandbox account, or the shared demo listener. */
-  function libraryFor(account: string | undefined): AppleLibrary {
-    if (account === undefined) return sharedLibrary;
-    let library = accountLibrary.get(account);
-    if (!library) {
-      const owner = sandboxAccount(account);
-      library = new AppleLibrary(
-        options.catalog,
-        {
-          account,
-          name: owner.displayName,
-          demoPlaylists: accountLibraries(options.catalog, account).apple,
-          saved: accountLibraries(options.catalog, account).saved?.apple,
-        },
-        index,
-        state,
-        now,
-        writeLagMs,
-      );
-      accountLibrary.set(account, library);
+  const built = new Map<string, AppleLibrary>();
+  const build = (account: AppleAccount): AppleLibrary => {
+    const known = built.get(account.key);
+    if (known) {
+      built.delete(account.key);
+      built.set(account.key, known);
+      return known;
     }
+    const demo = accountLibraries(options.catalog, account.seed);
+    const library = new AppleLibrary(
+      options.catalog,
+      {
+        account: account.key,
+        name: sandboxProfile(account.seed).displayName,
+        demoPlaylists: demo.apple,
+        saved: demo.saved?.apple,
+      },
+      index,
+      store.writes(account.key),
+      now,
+      writeLagMs,
+    );
+    built.set(account.key, library);
+    if (built.size > LIBRARIES_KEPT) built.delete(built.keys().next().value ?? '');
     return library;
-  }
+  };
+  /** The library a Music User Token or a web session opens: the person's own, or the shared one. */
+  const of = (account: string | undefined): AppleLibrary => {
+    const record = account === undefined ? undefined : store.account(account);
+    return record ? build(record) : shared;
+  };
   const storefrontOf = (account: string | undefined) =>
-    account === undefined ? userStorefront : sandboxAccount(account).country.toLowerCase();
-  const verify = createDeveloperTokenVerifier(options.developerKeys, now);
+    (account === undefined ? undefined : store.account(account)?.country.toLowerCase()) ??
+    (options.storefront ?? 'us').toLowerCase();
+  const findShared = (globalId: string): LibraryPlaylist | undefined =>
+    of(store.accountSharing(globalId)).sharedPlaylist(globalId);
+  const signedIn = (c: Context): SignedInLibrary | undefined => {
+    const found = store.webSession(webSessionCookie(c, APPLE_SESSION_COOKIE));
+    if (!found) return undefined;
+    const library = of(found.account);
+    return {
+      library,
+      name: library.ownerName,
+      storefront: storefrontOf(found.account),
+      formToken: found.session.formToken,
+    };
+  };
+  return { build, of, storefrontOf, findShared, signedIn };
+}
+
+/** Every /v1 call: a valid developer token, then the rate limit; /v1/me: a Music User Token of that team. */
+function addApiChecks(
+  app: Hono<AppleEnv>,
+  options: AppleEmulatorOptions,
+  store: AppleStore,
+  libraries: Libraries,
+  verify: ReturnType<typeof createDeveloperTokenVerifier>,
+): void {
   const limiter = options.rateLimit
-    ? new RollingWindowLimiter(options.rateLimit.budget, options.rateLimit.windowMs, now)
+    ? new RollingWindowLimiter(options.rateLimit.budget, options.rateLimit.windowMs, options.now ?? Date.now)
     : undefined;
-  const storefronts = liveStorefronts(index.storefronts);
-  const app = new Hono<AppleEnv>();
-
-  function issueMusicUserToken(teamId: string, account: string | undefined): string {
-    const token = `sandbox-mut.${Buffer.from(crypto.getRandomValues(new Uint8Array(48))).toString('base64url')}`;
-    state.update((current) => {
-      current.userTokens[token] = {
-        teamId,
-        issuedAt: new Date(now()).toISOString(),
-        ...(account === undefined ? {} : { account }),
-      };
-    });
-    return token;
-  }
-
-  // --- MusicKit-style sign-in -------------------------------------------------------------------------
-  type AuthorizeInput =
-    | { error: string; status: 400 | 401 }
-    | {
-        developer: VerifiedDeveloperToken;
-        developerToken: string;
-        redirectUri: string;
-        state: string;
-        account: SandboxAccount | null;
-      };
-
-  async function checkAuthorizeInput(input: Record<string, unknown>): Promise<AuthorizeInput> {
-    const developerToken = typeof input.developer_token === 'string' ? input.developer_token : '';
-    const redirectUri = typeof input.redirect_uri === 'string' ? input.redirect_uri : '';
-    const stateParam = typeof input.state === 'string' ? input.state : '';
-    if (!/^https?:\/\//.test(redirectUri) || !URL.canParse(redirectUri)) {
-      return { error: 'The app sent no valid redirect address.', status: 400 };
-    }
-    const developer = await verify(developerToken);
-    if (!developer) return { error: 'The app’s developer token is not valid.', status: 401 };
-    const account = isSandboxAccountKey(input.sandbox_account) ? sandboxAccount(input.sandbox_account) : null;
-    return { developer, developerToken, redirectUri, state: stateParam, account };
-  }
-
-  app.get('/authorize', async (c) => {
-    const checked = await checkAuthorizeInput(c.req.query());
-    if ('error' in checked) return c.html(authorizeErrorPage(checked.error), checked.status);
-    return c.html(authorizePage(checked));
-  });
-
-  app.post('/authorize', async (c) => {
-    const form = await c.req.parseBody();
-    const checked = await checkAuthorizeInput(form);
-    if ('error' in checked) return c.html(authorizeErrorPage(checked.error), checked.status);
-    const target = new URL(checked.redirectUri);
-    if (form.decision === 'allow') {
-      const own = checked.account !== null && form.account === 'own' ? checked.account.key : undefined;
-      target.searchParams.set('music_user_token', issueMusicUserToken(checked.developer.teamId, own));
-    } else target.searchParams.set('error', 'access_denied');
-    target.searchParams.set('state', checked.state);
-    return c.redirect(target.toString(), 302);
-  });
-
-  // Offline: cover art and "Open in Apple Music" pages come from the emulator itself.
-  addSandboxPages(app, {
-    index,
-    findPlaylist: (id) =>
-      everyLibrary()
-        .map((library) => library.sharedPlaylist(id) ?? library.playlist(id))
-        .find((found) => found !== undefined),
-  });
-
-  // --- Every /v1 call: developer token, then the rate limit --------------------------------------------
   app.use('/v1/*', async (c, next) => {
     await next();
     await pointHostsAtEmulator(c);
@@ -179,11 +199,10 @@ export function createAppleEmulator(options: AppleEmulatorOptions) {
     c.set('developer', developer);
     await next();
   });
-
   app.use('/v1/me/*', async (c, next) => {
     const token = c.req.header('music-user-token');
-    const issued = token ? state.value.userTokens[token] : undefined;
-    if (!issued || issued.teamId !== c.get('developer').teamId) {
+    const found = token ? store.userToken(token) : undefined;
+    if (!found || found.issued.teamId !== c.get('developer').teamId) {
       return fail(c, {
         status: 403,
         code: '40300',
@@ -191,11 +210,10 @@ export function createAppleEmulator(options: AppleEmulatorOptions) {
         detail: token ? 'Invalid Music-User-Token' : 'Missing Music-User-Token header',
       });
     }
-    c.set('library', libraryFor(issued.account));
-    c.set('storefront', storefrontOf(issued.account));
+    c.set('library', libraries.of(found.account));
+    c.set('storefront', libraries.storefrontOf(found.account));
     await next();
   });
-
   // Apple offers no rename, reorder, removal or deletion of library playlists.
   app.on(['PUT', 'PATCH', 'DELETE'], ['/v1/me/library/playlists', '/v1/me/library/playlists/*'], (c) =>
     fail(c, {
@@ -205,29 +223,14 @@ export function createAppleEmulator(options: AppleEmulatorOptions) {
       detail: 'Library playlists can only be created and appended to.',
     }),
   );
+}
 
-  // --- Storefronts -------------------------------------------------------------------------------------
+function addStorefrontRoutes(app: Hono<AppleEnv>, index: AppleCatalogIndex): void {
+  const storefronts = liveStorefronts(index.storefronts);
   app.get('/v1/me/storefront', (c) => c.json({ data: [storefrontResource(c.get('storefront'))] }));
-
   app.get('/v1/storefronts/:id', (c) => {
     const id = c.req.param('id').toLowerCase();
     if (!storefronts.has(id)) return fail(c, notFound(`No storefront with id ${id}`));
     return c.json({ data: [storefrontResource(id)] });
   });
-
-  addLibraryRoutes(app, { dropAdds: options.dropAdds });
-  addCatalogRoutes(app, { index, storefronts, everyLibrary });
-
-  /** Shared playlists answer in the catalog whoever made them. */
-  function everyLibrary(): AppleLibrary[] {
-    const accounts = new Set<string>();
-    for (const issued of Object.values(state.value.userTokens))
-      if (issued.account) accounts.add(issued.account);
-    return [sharedLibrary, ...[...accounts].map(libraryFor)];
-  }
-
-  acceptTrailingSlashes(app);
-  app.all('/v1/*', (c) => fail(c, notFound(`No resource at ${new URL(c.req.url).pathname}`)));
-
-  return { app, issueMusicUserToken };
 }

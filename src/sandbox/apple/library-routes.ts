@@ -31,12 +31,23 @@ const createPlaylistBody = z.object({
 });
 const appendBody = z.object({ data: trackRefs });
 
-/** The person's library: list and read playlists, create one, append songs (Apple's only writes). */
-/** `dropAdds`: the `dropped-adds` fault, which of an add request's songs are really stored. */
-export function addLibraryRoutes(
-  app: Hono<AppleEnv>,
-  faults: { dropAdds?: (<T>(tracks: T[]) => T[]) | undefined } = {},
-): void {
+export interface LibraryRouteOptions {
+  /** The `dropped-adds` fault: which of an add request's songs are really stored. */
+  dropAdds?: (<T>(tracks: T[]) => T[]) | undefined;
+  /** A public playlist was created: the catalog must find it by its `pl.u-` id. */
+  onShared?: ((library: AppleLibrary, globalId: string, playlistId: string) => void) | undefined;
+}
+
+/** The person's library: playlists, songs, albums and ratings. */
+export function addLibraryRoutes(app: Hono<AppleEnv>, options: LibraryRouteOptions = {}): void {
+  addPlaylistReadRoutes(app);
+  addPlaylistWriteRoutes(app, options);
+  addCollectionRoutes(app, options);
+  addRatingRoutes(app);
+}
+
+/** List and read library playlists. */
+function addPlaylistReadRoutes(app: Hono<AppleEnv>): void {
   app.get('/v1/me/library/playlists', (c) => {
     const all = c.get('library').playlists();
     const ids = c.req.query('ids');
@@ -101,9 +112,10 @@ export function addLibraryRoutes(
       ...playlistTotal(playlist),
     });
   });
+}
 
-  // --- Songs and albums of the library, add to library, ratings (favourites) --------------------------
-
+/** Songs and albums of the library, and adding catalog songs and albums to it. */
+function addCollectionRoutes(app: Hono<AppleEnv>, faults: LibraryRouteOptions): void {
   /** A library collection as Apple lists it: paged, `include=catalog`, 404 rather than an empty list. */
   const listCollection = <Item>(
     path: string,
@@ -186,7 +198,10 @@ export function addLibraryRoutes(
     library.addToLibrary(faults.dropAdds ? faults.dropAdds(songs) : songs, albums);
     return c.body(null, 202);
   });
+}
 
+/** Ratings (favourites): read, set, remove. */
+function addRatingRoutes(app: Hono<AppleEnv>): void {
   app.get('/v1/me/ratings/songs', (c) => {
     const ids = splitList(c.req.query('ids') ?? '');
     if (ids.length === 0) return fail(c, badParameter('ids', 'ids is required.'));
@@ -228,7 +243,10 @@ export function addLibraryRoutes(
     c.get('library').rate(c.req.param('id'), undefined);
     return c.body(null, 204);
   });
+}
 
+/** Apple's only playlist writes: create one, append songs. */
+function addPlaylistWriteRoutes(app: Hono<AppleEnv>, options: LibraryRouteOptions): void {
   app.post('/v1/me/library/playlists', async (c) => {
     const parsed = createPlaylistBody.safeParse(await readJson(c));
     if (!parsed.success) {
@@ -249,6 +267,7 @@ export function addLibraryRoutes(
       songs: songs.songs,
     });
     if (!created) throw new Error('A created playlist could not be read back');
+    if (created.globalId) options.onShared?.(c.get('library'), created.globalId, created.id);
     return c.json({ data: [renderLibraryPlaylist(created)] }, 201);
   });
 
@@ -274,41 +293,41 @@ export function addLibraryRoutes(
     }
     const songs = resolveRefs(c.get('library'), parsed.data.data);
     if ('error' in songs) return fail(c, songs.error);
-    c.get('library').append(playlist.id, faults.dropAdds ? faults.dropAdds(songs.songs) : songs.songs);
+    c.get('library').append(playlist.id, options.dropAdds ? options.dropAdds(songs.songs) : songs.songs);
     return c.body(null, 204);
   });
+}
 
-  function resolveRefs(
-    library: AppleLibrary,
-    refs: { id: string; type: string }[],
-  ): { songs: StoredSong[] } | { error: AppleErrorInput } {
-    if (refs.length > MAX_APPEND) {
+function resolveRefs(
+  library: AppleLibrary,
+  refs: { id: string; type: string }[],
+): { songs: StoredSong[] } | { error: AppleErrorInput } {
+  if (refs.length > MAX_APPEND) {
+    return {
+      error: {
+        status: 400,
+        code: '40007',
+        title: 'Invalid Request Body',
+        detail: `At most ${MAX_APPEND} tracks can be added in one request.`,
+      },
+    };
+  }
+  const songs: StoredSong[] = [];
+  for (const ref of refs) {
+    const song = library.resolve(ref.id, ref.type);
+    if (!song) {
       return {
         error: {
           status: 400,
           code: '40007',
           title: 'Invalid Request Body',
-          detail: `At most ${MAX_APPEND} tracks can be added in one request.`,
+          detail: `Unknown ${ref.type} id ${ref.id}.`,
         },
       };
     }
-    const songs: StoredSong[] = [];
-    for (const ref of refs) {
-      const song = library.resolve(ref.id, ref.type);
-      if (!song) {
-        return {
-          error: {
-            status: 400,
-            code: '40007',
-            title: 'Invalid Request Body',
-            detail: `Unknown ${ref.type} id ${ref.id}.`,
-          },
-        };
-      }
-      songs.push(song);
-    }
-    return { songs };
+    songs.push(song);
   }
+  return { songs };
 }
 
 /**

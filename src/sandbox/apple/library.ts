@@ -1,5 +1,4 @@
 import type { Catalog, CatalogTrack, DemoPlaylist, DemoSavedLibrary } from '../catalog/types';
-import type { StateFile } from '../state-file';
 import {
   albumIdFor,
   appleAlbumName,
@@ -11,22 +10,22 @@ import {
 } from './apple-style';
 import type { AppleAlbumRecord, AppleCatalogIndex, AppleSongRecord } from './catalog-index';
 
-/** What the emulator writes to its state file: everything a person or the app changed. */
-export interface AppleEmulatorState extends LibraryWrites {
-  /**
-   * Music User Tokens issued by the authorize page, with the developer team they were issued to and the
-   * per-person sandbox account they sign in to (none: the shared demo listener).
-   */
-  userTokens: Record<string, { teamId: string; issuedAt: string; account?: string }>;
-  /** Each per-person sandbox account's writes, by account key (the shared demo listener's are above). */
-  accounts?: Record<string, LibraryWrites>;
+/** One library's writes as the library reads and changes them (kept by ./store.ts). */
+export interface WritesDocument {
+  readonly value: LibraryWrites;
+  update(change: (writes: LibraryWrites) => void): void;
 }
 
-/** One library's writes. */
+/** One library's writes: everything a person or the app changed (../store.ts keeps them). */
 export interface LibraryWrites {
   createdPlaylists: StoredPlaylist[];
   /** Songs appended to any library playlist (demo or created), in order. */
   additions: Record<string, { songs: StoredSong[]; lastModifiedDate: string }>;
+  /**
+   * A playlist's whole list of songs once the person removed or moved one in the app (the sandbox's web
+   * page): it replaces the demo songs and the additions from then on, and later appends go onto it.
+   */
+  contents?: Record<string, { songs: StoredSong[]; lastModifiedDate: string }>;
   /** Catalog songs and albums added to the library (POST /v1/me/library), oldest first. */
   songs?: LibraryAddition[];
   albums?: LibraryAddition[];
@@ -57,8 +56,6 @@ export interface LibraryOwner {
   saved?: DemoSavedLibrary | undefined;
 }
 
-const NO_WRITES: LibraryWrites = { createdPlaylists: [], additions: {} };
-
 export interface StoredPlaylist {
   id: string;
   name: string;
@@ -74,12 +71,6 @@ export interface StoredPlaylist {
  * StoredPlaylist: Apple's writes show up in reads after a delay.
  */
 export type StoredSong = ({ catalogId: string } | { libraryId: string }) & { visibleAt?: number };
-
-export const initialAppleState = (): AppleEmulatorState => ({
-  userTokens: {},
-  createdPlaylists: [],
-  additions: {},
-});
 
 export type LibrarySource = { kind: 'catalog'; record: AppleSongRecord } | { kind: 'upload' };
 
@@ -141,7 +132,7 @@ export class AppleLibrary {
     catalog: Catalog,
     private readonly owner: LibraryOwner,
     private readonly index: AppleCatalogIndex,
-    private readonly state: StateFile<AppleEmulatorState>,
+    private readonly store: WritesDocument,
     private readonly now: () => number,
     /** How long a write stays invisible to reads (0 = at once, the default). */
     private readonly writeLagMs = 0,
@@ -175,6 +166,15 @@ export class AppleLibrary {
     this.demoSongs = [...favourites, ...albumSongs].sort((a, b) =>
       a.addedAt < b.addedAt ? 1 : a.addedAt > b.addedAt ? -1 : 0,
     );
+  }
+
+  /** The per-person account whose library this is (undefined: the shared demo listener's). */
+  get account(): string | undefined {
+    return this.owner.account;
+  }
+
+  get ownerName(): string {
+    return this.name;
   }
 
   /** Every song in the library (GET /v1/me/library/songs), newest first; lagging additions left out. */
@@ -257,20 +257,11 @@ export class AppleLibrary {
   }
 
   private get writes(): LibraryWrites {
-    const { account } = this.owner;
-    if (account === undefined) return this.state.value;
-    return this.state.value.accounts?.[account] ?? NO_WRITES;
+    return this.store.value;
   }
 
   private updateWrites(change: (writes: LibraryWrites) => void): void {
-    const { account } = this.owner;
-    this.state.update((state) => {
-      if (account === undefined) return change(state);
-      state.accounts ??= {};
-      const writes = state.accounts[account] ?? { createdPlaylists: [], additions: {} };
-      state.accounts[account] = writes;
-      change(writes);
-    });
+    this.store.update(change);
   }
 
   /** What reads show: a lagging write is left out until its time has come. */
@@ -336,7 +327,7 @@ export class AppleLibrary {
     const lastModifiedDate = new Date(this.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const songs = added.map((song) => ({ ...song, ...this.lag() }));
     this.updateWrites((state) => {
-      const existing = state.additions[playlistId];
+      const existing = state.contents?.[playlistId] ?? state.additions[playlistId];
       if (existing) {
         existing.songs.push(...songs);
         existing.lastModifiedDate = lastModifiedDate;
@@ -352,13 +343,57 @@ export class AppleLibrary {
     playlist: DemoLibraryPlaylist,
     visible: (item: { visibleAt?: number }) => boolean,
   ): LibraryPlaylist {
+    const resolve = (list: StoredSong[]) =>
+      list.filter(visible).flatMap((stored) => {
+        const song = this.storedSong(stored);
+        return song ? [song] : [];
+      });
+    const edited = this.writes.contents?.[playlist.id];
+    if (edited)
+      return { ...playlist, lastModifiedDate: edited.lastModifiedDate, songs: resolve(edited.songs) };
     const added = this.writes.additions[playlist.id];
     if (!added) return playlist;
-    const songs = added.songs.filter(visible).flatMap((stored) => {
-      const song = this.storedSong(stored);
-      return song ? [song] : [];
+    return {
+      ...playlist,
+      lastModifiedDate: added.lastModifiedDate,
+      songs: [...playlist.songs, ...resolve(added.songs)],
+    };
+  }
+
+  // --- What the person does in the Music app (the sandbox's web page) ------------------------------------
+
+  /** A playlist as the person's own app shows it: with their writes that reads do not show yet. */
+  appPlaylist(id: string): LibraryPlaylist | undefined {
+    return this.writablePlaylist(id);
+  }
+
+  /**
+   * Removes the song at `position`, or moves it to `to`: the app can, the API cannot. The playlist's whole
+   * list is kept from then on, each song with the moment reads show it (lagging appends stay lagging).
+   */
+  editSongs(playlistId: string, edit: { remove: number } | { from: number; to: number }): void {
+    const lastModifiedDate = new Date(this.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const songs = this.storedSongsOf(playlistId);
+    if ('remove' in edit) songs.splice(edit.remove, 1);
+    else {
+      const [moved] = songs.splice(edit.from, 1);
+      if (moved) songs.splice(edit.to, 0, moved);
+    }
+    this.updateWrites((writes) => {
+      writes.contents = { ...writes.contents, [playlistId]: { songs, lastModifiedDate } };
+      delete writes.additions[playlistId];
     });
-    return { ...playlist, lastModifiedDate: added.lastModifiedDate, songs: [...playlist.songs, ...songs] };
+  }
+
+  /** Every song of a playlist as stored references, including lagging ones, in order. */
+  private storedSongsOf(playlistId: string): StoredSong[] {
+    const edited = this.writes.contents?.[playlistId];
+    if (edited) return [...edited.songs];
+    const demo = this.demo.find((playlist) => playlist.id === playlistId)?.songs ?? [];
+    const fromDemo: StoredSong[] = demo.map((song) =>
+      song.source.kind === 'catalog' ? { catalogId: song.source.record.id } : { libraryId: song.id },
+    );
+    return [...fromDemo, ...(this.writes.additions[playlistId]?.songs ?? [])];
   }
 
   private storedSong(stored: StoredSong): LibrarySong | undefined {

@@ -1,7 +1,18 @@
 import type { Context, Hono } from 'hono';
+import {
+  afterEdit,
+  notChangedPage,
+  type PlaylistPageModel,
+  pageNumberOf,
+  playlistPage,
+  readPageEdit,
+  servicePage,
+  signInPage,
+} from '../playlist-page';
+import { escapeHtml } from '../web-session';
 import { hash32 } from './apple-style';
 import type { AppleCatalogIndex } from './catalog-index';
-import type { LibraryPlaylist } from './library';
+import type { AppleLibrary, LibraryPlaylist } from './library';
 import type { AppleEnv } from './routes-common';
 import { APPLE_ARTWORK_HOST } from './wire';
 
@@ -32,24 +43,31 @@ export async function pointHostsAtEmulator(c: Context): Promise<void> {
   c.res = new Response(rewritten, { status: c.res.status, headers });
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} – Apple Music sandbox</title><style>body{font-family:-apple-system,system-ui,sans-serif;background:#f5f5f7;color:#1d1d1f;margin:0}main{max-width:40rem;margin:2rem auto;padding:0 1rem}li{padding:.2rem 0}</style></head><body><main><p>Apple Music sandbox</p><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
-}
-
 /** A generated cover: a square in a colour taken from the seed, the size Apple's template asked for. */
 function cover(seed: string, size: number): string {
   const hue = hash32(seed) % 360;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 64 64"><rect width="64" height="64" fill="hsl(${hue} 50% 55%)"/><rect x="14" y="14" width="36" height="36" rx="6" fill="hsl(${(hue + 40) % 360} 45% 30%)"/><circle cx="32" cy="32" r="5" fill="#fafafa"/></svg>`;
 }
 
+const notFound = (c: Context, text: string) =>
+  c.html(servicePage('Apple Music', 'Not found', `<p>${text}</p>`), 404);
+
+/** Whose library the browser is signed in to (the sign-in page's cookie), with that library. */
+export interface SignedInLibrary {
+  library: AppleLibrary;
+  name: string;
+  storefront: string;
+  formToken: string;
+}
+
 export function addSandboxPages(
   app: Hono<AppleEnv>,
   input: {
     index: AppleCatalogIndex;
-    /** A shared playlist by its `pl.u-` id, or a library playlist by its `p.` id, whoever owns it. */
-    findPlaylist: (id: string) => LibraryPlaylist | undefined;
+    /** A shared playlist by its catalog (`pl.u-`) id, whoever made it. */
+    findSharedPlaylist: (globalId: string) => LibraryPlaylist | undefined;
+    /** The library of the browser's sandbox session, if it is signed in. */
+    signedIn: (c: Context) => SignedInLibrary | undefined;
   },
 ): void {
   app.get('/artwork/:seed/:size', (c) => {
@@ -63,10 +81,11 @@ export function addSandboxPages(
 
   const songPage = (c: Context, songId: string | undefined) => {
     const song = songId ? input.index.song(songId, c.req.param('sf') ?? 'us') : undefined;
-    if (!song) return c.html(page('Not found', '<p>No song with this id in this storefront.</p>'), 404);
+    if (!song) return notFound(c, 'No song with this id in this storefront.');
     const root = emulatorRoot(c);
     return c.html(
-      page(
+      servicePage(
+        'Apple Music',
         song.name,
         `<img src="${root}/artwork/${escapeHtml(song.albumId)}/300x300bb" alt="" width="300" height="300"><p>${escapeHtml(song.artistName)}</p><p>${escapeHtml(song.albumName)}</p>`,
       ),
@@ -74,10 +93,11 @@ export function addSandboxPages(
   };
   const albumPage = (c: Context) => {
     const album = input.index.album(c.req.param('albumId') ?? '', c.req.param('sf') ?? 'us');
-    if (!album) return c.html(page('Not found', '<p>No album with this id in this storefront.</p>'), 404);
+    if (!album) return notFound(c, 'No album with this id in this storefront.');
     const rows = album.songs.map((song) => `<li>${escapeHtml(song.name)}</li>`).join('');
     return c.html(
-      page(
+      servicePage(
+        'Apple Music',
         album.name,
         `<img src="${emulatorRoot(c)}/artwork/${escapeHtml(album.id)}/300x300bb" alt="" width="300" height="300"><p>${escapeHtml(album.artistName)}</p><ol>${rows}</ol>`,
       ),
@@ -89,21 +109,86 @@ export function addSandboxPages(
   );
   app.get('/web/:sf/song/:id', (c) => songPage(c, c.req.param('id')));
 
-  const playlistPage = (c: Context, id: string) => {
-    const playlist = input.findPlaylist(id);
-    if (!playlist) return c.html(page('Not found', '<p>No playlist with this id.</p>'), 404);
-    const rows = playlist.songs
-      .slice(0, 500)
-      .map((song) => `<li>${escapeHtml(song.name)} – ${escapeHtml(song.artistName)}</li>`)
-      .join('');
+  // A shared playlist's public page (music.apple.com/{sf}/playlist/…/pl.u-…): anyone may see it.
+  const sharedPage = (c: Context, id: string) => {
+    const playlist = id.startsWith('pl.u-') ? input.findSharedPlaylist(id) : undefined;
+    if (!playlist) return notFound(c, 'No playlist with this id.');
     return c.html(
-      page(
-        playlist.name,
-        `<p>${escapeHtml(playlist.curatorName)} · ${playlist.songs.length} songs</p><ol>${rows}</ol>`,
-      ),
+      playlistPage(playlistModel(playlist, input.signedIn(c)?.name), pageNumberOf(c, playlist.songs.length)),
     );
   };
-  app.get('/web/:sf/playlist/:slug/:id', (c) => playlistPage(c, c.req.param('id')));
-  app.get('/web/:sf/playlist/:id', (c) => playlistPage(c, c.req.param('id')));
-  app.get('/web/library/playlist/:id', (c) => playlistPage(c, c.req.param('id')));
+  // The library's pages first: `/web/library/playlist/…` would match `/web/:sf/playlist/:id` too.
+  addLibraryPlaylistPages(app, input);
+  app.get('/web/:sf/playlist/:slug/:id', (c) => sharedPage(c, c.req.param('id')));
+  app.get('/web/:sf/playlist/:id', (c) => sharedPage(c, c.req.param('id')));
+}
+
+/**
+ * A library playlist (music.apple.com/library/playlist/p.…): only its owner's sandbox session sees it, and
+ * can add, remove and reorder songs as the Music app can (the API can only append).
+ */
+function addLibraryPlaylistPages(
+  app: Hono<AppleEnv>,
+  input: { index: AppleCatalogIndex; signedIn: (c: Context) => SignedInLibrary | undefined },
+): void {
+  app.get('/web/library/playlist/:id', (c) => {
+    const viewer = input.signedIn(c);
+    const playlist = viewer?.library.appPlaylist(c.req.param('id'));
+    if (!viewer || !playlist) return c.html(signInPage('Apple Music', viewer?.name), 401);
+    const model = playlistModel(playlist, viewer.name);
+    if (playlist.canEdit) {
+      const query = (c.req.query('q') ?? '').trim().slice(0, 200);
+      const results = query
+        ? input.index
+            .search(query, viewer.storefront)
+            .slice(0, SEARCH_RESULTS)
+            .map((song) => ({ id: song.id, title: song.name, detail: song.artistName }))
+        : [];
+      model.edit = {
+        action: libraryPagePath(c, playlist.id),
+        formToken: viewer.formToken,
+        query,
+        results,
+        focus: c.req.query('focus'),
+        done: c.req.query('done'),
+      };
+    }
+    return c.html(playlistPage(model, pageNumberOf(c, playlist.songs.length)));
+  });
+
+  app.post('/web/library/playlist/:id/:edit{add|remove|move-up|move-down}', async (c) => {
+    const viewer = input.signedIn(c);
+    const playlist = viewer?.library.appPlaylist(c.req.param('id'));
+    if (!viewer || !playlist?.canEdit) return c.html(signInPage('Apple Music', viewer?.name), 401);
+    const rows = playlistModel(playlist, viewer.name).rows;
+    const edit = await readPageEdit(c, c.req.param('edit'), viewer.formToken, rows);
+    const back = libraryPagePath(c, playlist.id);
+    if ('refused' in edit) return c.html(notChangedPage('Apple Music', edit.refused, back), edit.status);
+    if (edit.kind === 'add') {
+      if (!viewer.library.resolve(edit.trackId, 'songs'))
+        return c.html(notChangedPage('Apple Music', 'Apple Music has no such song.', back), 400);
+      viewer.library.append(playlist.id, [{ catalogId: edit.trackId }]);
+    } else if (edit.kind === 'remove') viewer.library.editSongs(playlist.id, { remove: edit.position });
+    else {
+      const to = edit.kind === 'move-up' ? edit.position - 1 : edit.position + 1;
+      viewer.library.editSongs(playlist.id, { from: edit.position, to });
+    }
+    const count = viewer.library.appPlaylist(playlist.id)?.songs.length ?? 0;
+    return c.redirect(afterEdit(new URL(back, c.req.url).toString(), edit, count), 303);
+  });
+}
+
+const SEARCH_RESULTS = 10;
+
+const libraryPagePath = (c: Context, id: string) =>
+  `${new URL(emulatorRoot(c)).pathname.replace(/\/$/, '')}/web/library/playlist/${id}`;
+
+function playlistModel(playlist: LibraryPlaylist, signedInAs: string | undefined): PlaylistPageModel {
+  return {
+    service: 'Apple Music',
+    name: playlist.name,
+    byline: `${playlist.curatorName} · ${playlist.songs.length} songs`,
+    signedInAs,
+    rows: playlist.songs.map((song) => ({ key: song.id, title: song.name, detail: song.artistName })),
+  };
 }

@@ -34,39 +34,76 @@ function isOriginal(track: CatalogTrack): boolean {
 }
 
 /**
- * The demo user's library, the same music presented as each service's own library: playlists built around
- * tastes (genres, versions, scripts) plus the awkward cases a transfer must handle (unavailable entries,
- * local files, an episode, an empty playlist, a very long one, a followed playlist the user cannot edit).
+ * What the demo libraries draw from that depends on the catalog alone (the tracks matching each plan,
+ * tracks by key and by release, the albums): worked out once per catalog, so each person's library (one
+ * per sandbox account, decision 0022) costs the random draws only. The draws, and so every library, are
+ * the same as when each pool was filtered anew.
  */
-export function buildDemoLibraries(catalog: Catalog, rng: Rng): Catalog['demoLibraries'] {
-  const tracks = catalog.tracks;
-  const originals = tracks.filter(isOriginal);
-  const used = new Set<string>();
+interface CatalogPools {
+  pool(name: string, predicate: (track: CatalogTrack) => boolean): CatalogTrack[];
+  /** Anything else worked out from the catalog alone, once. */
+  memo<T>(name: string, build: () => T): T;
+  byKey: Map<string, CatalogTrack>;
+  byRelease: Map<string, CatalogTrack[]>;
+  /** Release keys each service carries some track of. */
+  carried: Record<Service, Set<string>>;
+}
 
-  const choose = (predicate: (track: CatalogTrack) => boolean, count: number): string[] => {
-    const pool = tracks.filter(predicate);
-    const picked = rng.sample(pool, count);
-    // Small catalogs (or a file without those genres) still get full playlists: pad with originals.
-    if (picked.length < count) picked.push(...rng.sample(originals, count - picked.length));
-    const keys = [...new Set(picked.map((track) => track.key))];
-    for (const key of keys) used.add(key);
-    return keys;
+const poolsByCatalog = new WeakMap<Catalog, CatalogPools>();
+
+function catalogPools(catalog: Catalog): CatalogPools {
+  const known = poolsByCatalog.get(catalog);
+  if (known) return known;
+  const filtered = new Map<string, CatalogTrack[]>();
+  const memos = new Map<string, unknown>();
+  const byRelease = new Map<string, CatalogTrack[]>();
+  for (const track of catalog.tracks) {
+    const list = byRelease.get(track.releaseKey);
+    if (list) list.push(track);
+    else byRelease.set(track.releaseKey, [track]);
+  }
+  const carriedBy = (service: Service) =>
+    new Set(catalog.tracks.filter((track) => onService(track, service)).map((track) => track.releaseKey));
+  const pools: CatalogPools = {
+    pool(name, predicate) {
+      let pool = filtered.get(name);
+      if (!pool) {
+        pool = catalog.tracks.filter(predicate);
+        filtered.set(name, pool);
+      }
+      return pool;
+    },
+    memo<T>(name: string, build: () => T): T {
+      if (!memos.has(name)) memos.set(name, build());
+      return memos.get(name) as T;
+    },
+    byKey: new Map(catalog.tracks.map((track) => [track.key, track])),
+    byRelease,
+    carried: { spotify: carriedBy('spotify'), apple: carriedBy('apple') },
   };
+  poolsByCatalog.set(catalog, pools);
+  return pools;
+}
+
+type Choose = (name: string, predicate: (track: CatalogTrack) => boolean, count: number) => string[];
+
+const isRegionLocked = (track: CatalogTrack) =>
+  (track.spotify !== null && track.spotify.markets.length < 20) ||
+  (track.apple !== null && track.apple.storefronts.length < 20);
+
+/** The playlists built around tastes (genres, versions, scripts), drawn in this order. */
+function tastePlans(choose: Choose): PlaylistPlan[] {
   const withGenres =
     (genres: string[], originalOnly = true) =>
     (track: CatalogTrack) =>
       (!originalOnly || isOriginal(track)) && track.genres.some((genre) => genres.includes(genre));
   const withTitle = (pattern: RegExp) => (track: CatalogTrack) => pattern.test(track.title);
-  const isRegionLocked = (track: CatalogTrack) =>
-    (track.spotify !== null && track.spotify.markets.length < 20) ||
-    (track.apple !== null && track.apple.storefronts.length < 20);
-
-  const plans: PlaylistPlan[] = [
+  return [
     {
       key: 'road-trip',
       name: 'Road Trip',
       description: 'Windows down, volume up.',
-      trackKeys: choose(withGenres(['rock', 'country', 'pop', 'indie', 'folk']), 48),
+      trackKeys: choose('road-trip', withGenres(['rock', 'country', 'pop', 'indie', 'folk']), 48),
       from: 2016,
       to: 2023,
     },
@@ -74,7 +111,7 @@ export function buildDemoLibraries(catalog: Catalog, rng: Rng): Catalog['demoLib
       key: 'late-night-jazz',
       name: 'Late Night Jazz',
       description: 'Smoky rooms and slow brushes.',
-      trackKeys: choose(withGenres(['jazz', 'soul', 'bossa nova', 'blues']), 36),
+      trackKeys: choose('late-night-jazz', withGenres(['jazz', 'soul', 'bossa nova', 'blues']), 36),
       from: 2015,
       to: 2021,
     },
@@ -83,8 +120,8 @@ export function buildDemoLibraries(catalog: Catalog, rng: Rng): Catalog['demoLib
       name: 'Gym Rotation',
       description: 'No skips. Radio edits and extended mixes welcome.',
       trackKeys: [
-        ...choose(withGenres(['hip-hop', 'electronic', 'metal', 'house', 'reggaeton']), 40),
-        ...choose(withTitle(/Radio Edit|Extended Mix|Sped Up/), 10),
+        ...choose('gym-rotation', withGenres(['hip-hop', 'electronic', 'metal', 'house', 'reggaeton']), 40),
+        ...choose('gym-rotation-versions', withTitle(/Radio Edit|Extended Mix|Sped Up/), 10),
       ],
       from: 2019,
       to: 2026,
@@ -93,7 +130,7 @@ export function buildDemoLibraries(catalog: Catalog, rng: Rng): Catalog['demoLib
       key: 'k-pop-favourites',
       name: 'K-Pop Favourites',
       description: '최애 songs, all in one place.',
-      trackKeys: choose(withGenres(['k-pop']), 32),
+      trackKeys: choose('k-pop', withGenres(['k-pop']), 32),
       from: 2018,
       to: 2026,
     },
@@ -102,9 +139,17 @@ export function buildDemoLibraries(catalog: Catalog, rng: Rng): Catalog['demoLib
       name: 'Around the World',
       description: 'Songs in every script, including a few that are not available everywhere.',
       trackKeys: [
-        ...choose((track) => NON_LATIN.test(track.title) || NON_LATIN.test(track.artists[0] ?? ''), 28),
-        ...choose((track) => DIACRITIC.test(track.title) || DIACRITIC.test(track.artists[0] ?? ''), 10),
-        ...choose(isRegionLocked, 8),
+        ...choose(
+          'non-latin',
+          (track) => NON_LATIN.test(track.title) || NON_LATIN.test(track.artists[0] ?? ''),
+          28,
+        ),
+        ...choose(
+          'diacritic',
+          (track) => DIACRITIC.test(track.title) || DIACRITIC.test(track.artists[0] ?? ''),
+          10,
+        ),
+        ...choose('region-locked', isRegionLocked, 8),
       ],
       from: 2017,
       to: 2025,
@@ -114,9 +159,9 @@ export function buildDemoLibraries(catalog: Catalog, rng: Rng): Catalog['demoLib
       name: 'Live & Remastered',
       description: 'The live takes and the remasters, not the studio originals.',
       trackKeys: [
-        ...choose(withTitle(/\bLive\b/), 12),
-        ...choose(withTitle(/Remaster/), 12),
-        ...choose(withTitle(/Acoustic|Demo|Mono/), 8),
+        ...choose('live', withTitle(/\bLive\b/), 12),
+        ...choose('remaster', withTitle(/Remaster/), 12),
+        ...choose('acoustic', withTitle(/Acoustic|Demo|Mono/), 8),
       ],
       from: 2014,
       to: 2024,
@@ -125,7 +170,7 @@ export function buildDemoLibraries(catalog: Catalog, rng: Rng): Catalog['demoLib
       key: 'sunday-morning',
       name: 'Sunday Morning ☕',
       description: 'Slow coffee, soft songs.',
-      trackKeys: choose(withGenres(['folk', 'ambient', 'classical', 'lo-fi', 'soul']), 30),
+      trackKeys: choose('sunday-morning', withGenres(['folk', 'ambient', 'classical', 'lo-fi', 'soul']), 30),
       from: 2020,
       to: 2026,
     },
@@ -133,7 +178,11 @@ export function buildDemoLibraries(catalog: Catalog, rng: Rng): Catalog['demoLib
       key: 'clean-for-the-car',
       name: 'Clean Versions (Kids in the Car)',
       description: 'Only the clean edits.',
-      trackKeys: choose((track) => track.version === 'clean' || (!track.version && !track.explicit), 20),
+      trackKeys: choose(
+        'clean',
+        (track) => track.version === 'clean' || (!track.version && !track.explicit),
+        20,
+      ),
       from: 2021,
       to: 2026,
     },
@@ -141,16 +190,43 @@ export function buildDemoLibraries(catalog: Catalog, rng: Rng): Catalog['demoLib
       key: 'old-phone-imports',
       name: 'Old Phone Imports',
       description: 'Whatever survived the move from my old phone.',
-      trackKeys: choose(isOriginal, 24),
+      trackKeys: choose('originals', isOriginal, 24),
       from: 2012,
       to: 2016,
       specials: true,
     },
   ];
+}
+
+/**
+ * The demo user's library, the same music presented as each service's own library: playlists built around
+ * tastes (genres, versions, scripts) plus the awkward cases a transfer must handle (unavailable entries,
+ * local files, an episode, an empty playlist, a very long one, a followed playlist the user cannot edit).
+ */
+export function buildDemoLibraries(catalog: Catalog, rng: Rng): Catalog['demoLibraries'] {
+  const pools = catalogPools(catalog);
+  const originals = pools.pool('originals', isOriginal);
+  const used = new Set<string>();
+
+  /** `name` names the predicate's pool: the same name, the same tracks. */
+  const choose: Choose = (name, predicate, count) => {
+    const pool = pools.pool(name, predicate);
+    const picked = rng.sample(pool, count);
+    // Small catalogs (or a file without those genres) still get full playlists: pad with originals.
+    if (picked.length < count) picked.push(...rng.sample(originals, count - picked.length));
+    const keys = [...new Set(picked.map((track) => track.key))];
+    for (const key of keys) used.add(key);
+    return keys;
+  };
+  const plans = tastePlans(choose);
   // The long playlist: a bit of everything, mostly already-used favourites plus a wide spread.
   const favourites = rng.sample([...used], Math.min(used.size, 200));
   const everything = [
-    ...new Set([...favourites, ...choose(isOriginal, 950), ...choose((t) => !isOriginal(t), 120)]),
+    ...new Set([
+      ...favourites,
+      ...choose('originals', isOriginal, 950),
+      ...choose('versions', (t) => !isOriginal(t), 120),
+    ]),
   ];
   plans.push(
     {
@@ -167,13 +243,13 @@ export function buildDemoLibraries(catalog: Catalog, rng: Rng): Catalog['demoLib
     key: 'fresh-finds-friday',
     name: 'Fresh Finds Friday',
     description: 'New music every Friday, picked by a friend.',
-    trackKeys: choose((track) => isOriginal(track) && releaseYear(catalog, track) >= 2024, 25),
+    trackKeys: choose('recent', (track) => isOriginal(track) && releaseYear(catalog, track) >= 2024, 25),
     from: 2025,
     to: 2026,
     followed: { ownerId: 'mixtape-maker', ownerName: 'Mixtape Maker' },
   };
 
-  const byKey = new Map(tracks.map((track) => [track.key, track]));
+  const { byKey } = pools;
   const render = (plan: PlaylistPlan, service: Service): DemoPlaylist => {
     const present = plan.trackKeys.filter((key) => byKey.get(key)?.[service]);
     const entries = present.map((key): DemoPlaylistEntry => ({ kind: 'track', trackKey: key, addedAt: '' }));
@@ -200,11 +276,11 @@ export function buildDemoLibraries(catalog: Catalog, rng: Rng): Catalog['demoLib
   const spotify = [...plans, followed].map((plan) => render(plan, 'spotify'));
   const apple = plans.map((plan) => render(plan, 'apple'));
   // Drawn after the playlists, so adding the saved library left every playlist as it was.
-  const saved = planSavedLibrary(catalog, rng, [...used], isRegionLocked);
+  const saved = planSavedLibrary(catalog, pools, rng, [...used], isRegionLocked);
   return {
     spotify,
     apple,
-    saved: { spotify: renderSaved(catalog, saved, 'spotify'), apple: renderSaved(catalog, saved, 'apple') },
+    saved: { spotify: renderSaved(pools, saved, 'spotify'), apple: renderSaved(pools, saved, 'apple') },
   };
 }
 
@@ -224,58 +300,37 @@ function onService(track: CatalogTrack | undefined, service: Service): boolean {
  */
 function planSavedLibrary(
   catalog: Catalog,
+  pools: CatalogPools,
   rng: Rng,
   used: string[],
   isRegionLocked: (track: CatalogTrack) => boolean,
 ): DemoSavedLibrary {
-  const tracks = catalog.tracks;
   const count = rng.int(60, 150);
   const favourites = rng.sample(used, count - 3);
   if (favourites.length < count - 3) {
     const known = new Set(favourites);
-    const more = tracks.filter((track) => !known.has(track.key) && isOriginal(track));
+    const more = catalog.tracks.filter((track) => !known.has(track.key) && isOriginal(track));
     favourites.push(...rng.sample(more, count - 3 - favourites.length).map((track) => track.key));
   }
   const locked = rng.sample(
-    tracks.filter(
+    pools.pool(
+      'region-locked-on-both',
       (track) => isRegionLocked(track) && onService(track, 'spotify') && onService(track, 'apple'),
     ),
     2,
   );
   const oneSided = rng.sample(
-    tracks.filter((track) => onService(track, 'spotify') !== onService(track, 'apple')),
+    pools.pool('one-sided', (track) => onService(track, 'spotify') !== onService(track, 'apple')),
     1,
   );
   const likedKeys = [...new Set([...favourites, ...[...locked, ...oneSided].map((track) => track.key)])];
   const liked = rng.sample(likedKeys, likedKeys.length);
 
-  const byRelease = new Map<string, CatalogTrack[]>();
-  for (const track of tracks) {
-    const list = byRelease.get(track.releaseKey);
-    if (list) list.push(track);
-    else byRelease.set(track.releaseKey, [track]);
-  }
-  const albums = [...catalog.releases.values()].filter(
-    (release) => release.type === 'album' && release.totalTracks >= 4 && release.totalTracks <= 20,
-  );
-  const whole = (release: CatalogRelease, service: Service) =>
-    (byRelease.get(release.key) ?? []).every((track) => onService(track, service));
-  const some = (release: CatalogRelease, service: Service) =>
-    (byRelease.get(release.key) ?? []).some((track) => onService(track, service));
-  const onBoth = albums.filter((release) => whole(release, 'spotify') && whole(release, 'apple'));
+  const albums = pools.memo('saved-albums', () => albumPools(catalog, pools.byRelease));
   const chosen = [
-    ...rng.sample(
-      onBoth.filter((release) => release.appleUpc === undefined),
-      5,
-    ),
-    ...rng.sample(
-      onBoth.filter((release) => release.appleUpc !== undefined),
-      1,
-    ),
-    ...rng.sample(
-      albums.filter((release) => some(release, 'spotify') !== some(release, 'apple')),
-      1,
-    ),
+    ...rng.sample(albums.plain, 5),
+    ...rng.sample(albums.otherUpc, 1),
+    ...rng.sample(albums.oneSided, 1),
   ];
   const albumKeys = rng.sample(
     chosen.map((release) => release.key),
@@ -292,15 +347,31 @@ function planSavedLibrary(
   };
 }
 
-/** The saved library as one service has it: only what the service carries. */
-function renderSaved(catalog: Catalog, saved: DemoSavedLibrary, service: Service): DemoSavedLibrary {
-  const byKey = new Map(catalog.tracks.map((track) => [track.key, track]));
-  const carried = new Set(
-    catalog.tracks.filter((track) => onService(track, service)).map((track) => track.releaseKey),
+/**
+ * Albums a saved library draws from: whole on both services (plain, or listed by Apple under another
+ * UPC), and albums only one service has.
+ */
+function albumPools(catalog: Catalog, byRelease: Map<string, CatalogTrack[]>) {
+  const albums = [...catalog.releases.values()].filter(
+    (release) => release.type === 'album' && release.totalTracks >= 4 && release.totalTracks <= 20,
   );
+  const whole = (release: CatalogRelease, service: Service) =>
+    (byRelease.get(release.key) ?? []).every((track) => onService(track, service));
+  const some = (release: CatalogRelease, service: Service) =>
+    (byRelease.get(release.key) ?? []).some((track) => onService(track, service));
+  const onBoth = albums.filter((release) => whole(release, 'spotify') && whole(release, 'apple'));
   return {
-    liked: saved.liked.filter((entry) => onService(byKey.get(entry.trackKey), service)),
-    albums: saved.albums.filter((entry) => carried.has(entry.releaseKey)),
+    plain: onBoth.filter((release) => release.appleUpc === undefined),
+    otherUpc: onBoth.filter((release) => release.appleUpc !== undefined),
+    oneSided: albums.filter((release) => some(release, 'spotify') !== some(release, 'apple')),
+  };
+}
+
+/** The saved library as one service has it: only what the service carries. */
+function renderSaved(pools: CatalogPools, saved: DemoSavedLibrary, service: Service): DemoSavedLibrary {
+  return {
+    liked: saved.liked.filter((entry) => onService(pools.byKey.get(entry.trackKey), service)),
+    albums: saved.albums.filter((entry) => pools.carried[service].has(entry.releaseKey)),
   };
 }
 

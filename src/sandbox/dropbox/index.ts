@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { Hono } from 'hono';
+import { DriveAccountClaims } from '../cloud-drives/account-claims';
 import { FileSpace } from '../cloud-drives/file-space';
 import { DriveGrants, type RegisteredClient } from '../cloud-drives/grants';
 import { PageSessions } from '../cloud-drives/web-pages';
@@ -28,10 +29,12 @@ export interface DropboxEmulatorOptions {
   appOrigin?: string;
   /** The path the emulator is mounted at (the sign-in cookie's scope). */
   basePath?: string;
+  /** The sandbox secret the app signs account claims with (decision 0022). */
+  accountSecret: Uint8Array;
   now?: () => number;
 }
 
-export function createDropboxEmulator(options: DropboxEmulatorOptions = {}): Hono {
+export function createDropboxEmulator(options: DropboxEmulatorOptions): Hono {
   const now = options.now ?? Date.now;
   const clients = options.clients ?? [
     {
@@ -50,7 +53,12 @@ export function createDropboxEmulator(options: DropboxEmulatorOptions = {}): Hon
   const space = new FileSpace<DropboxItem>(options.stateDir);
   const sessions = new PageSessions(grants, 'sandbox_dropbox_session', `${options.basePath ?? ''}/www`);
   const app = new Hono();
-  addOAuthRoutes(app, { clients, grants, sessions });
+  addOAuthRoutes(app, {
+    clients,
+    grants,
+    sessions,
+    claims: new DriveAccountClaims(options.accountSecret, 'dropbox'),
+  });
   addFilesRoutes(app, { grants, space, now });
   addDropboxPages(app, {
     space,

@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import { isSandboxAccountKey } from '../accounts';
+import type { DriveAccountClaims } from '../cloud-drives/account-claims';
 import { type DriveGrants, type RegisteredClient, validChallenge } from '../cloud-drives/grants';
 import { errorPage, type PageSessions } from '../cloud-drives/web-pages';
 import { consentPage, DROPBOX_STYLE, dropboxAccountId, dropboxUid } from './pages';
@@ -23,7 +23,7 @@ const AUTHORIZE_PARAMS = [
   'code_challenge',
   'code_challenge_method',
   'force_reapprove',
-  // Not Dropbox's: the app's key of the person's own sandbox account (see src/sandbox/accounts.ts).
+  // Not Dropbox's: the app's signed claim naming the person's own sandbox account (decision 0022).
   'sandbox_account',
 ] as const;
 type AuthorizeParams = Record<(typeof AUTHORIZE_PARAMS)[number], string>;
@@ -73,26 +73,37 @@ function checkAuthorize(source: Record<string, unknown>, clients: readonly Regis
       return page('Invalid code_challenge or code_challenge_method.');
     }
   }
-  if (!isSandboxAccountKey(params.sandbox_account)) {
-    return page(
-      'This sandbox sign-in is incomplete: Crossfade opens this page with the key of your own sandbox account (sandbox_account). Start again from Crossfade.',
-    );
-  }
   return { ok: true, params, scopes };
 }
 
 export function addOAuthRoutes(
   app: Hono,
-  input: { clients: readonly RegisteredClient[]; grants: DriveGrants; sessions: PageSessions },
+  input: {
+    clients: readonly RegisteredClient[];
+    grants: DriveGrants;
+    sessions: PageSessions;
+    claims: DriveAccountClaims;
+  },
 ): void {
-  const { clients, grants, sessions } = input;
+  const { clients, grants, sessions, claims } = input;
   const refuse = (c: Context, checked: Exclude<Checked, { ok: true }>) =>
     'redirect' in checked ? c.redirect(checked.redirect) : c.html(checked.page, 400);
 
-  app.get('/www/oauth2/authorize', (c) => {
+  const refuseClaim = (c: Context, message: string) =>
+    c.html(errorPage(DROPBOX_STYLE, 'Error (403)', message), 403);
+
+  app.get('/www/oauth2/authorize', async (c) => {
     const checked = checkAuthorize(c.req.query(), clients);
     if (!checked.ok) return refuse(c, checked);
-    return c.html(consentPage(checked.params, checked.scopes, new URL(c.req.url).pathname));
+    const claim = await claims.check(checked.params, false);
+    if (!claim.ok) return refuseClaim(c, claim.message);
+    const page = consentPage(
+      checked.params,
+      claim.claim.account,
+      checked.scopes,
+      new URL(c.req.url).pathname,
+    );
+    return c.html(page);
   });
 
   app.post('/www/oauth2/authorize', async (c) => {
@@ -100,6 +111,10 @@ export function addOAuthRoutes(
     const checked = checkAuthorize(form, clients);
     if (!checked.ok) return refuse(c, checked);
     const { params, scopes } = checked;
+    // The claim is good for one consent, allowed or refused.
+    const claim = await claims.check(params, true);
+    if (!claim.ok) return refuseClaim(c, claim.message);
+    const account = claim.claim.account;
     if (form.decision !== 'allow') {
       return c.redirect(
         redirectWith(params.redirect_uri, {
@@ -112,7 +127,7 @@ export function addOAuthRoutes(
     const code = grants.issueCode({
       clientId: params.client_id,
       redirectUri: params.redirect_uri,
-      account: params.sandbox_account,
+      account,
       scope: scopes.join(' '),
       challenge: params.code_challenge,
       challengeMethod: params.code_challenge
@@ -120,7 +135,7 @@ export function addOAuthRoutes(
         : '',
       offline: params.token_access_type === 'offline',
     });
-    sessions.signIn(c, params.sandbox_account);
+    sessions.signIn(c, account);
     return c.redirect(redirectWith(params.redirect_uri, { code, state: params.state }));
   });
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Context, Hono } from 'hono';
-import { sandboxAccount } from '../accounts';
+import { sandboxProfile } from '../accounts';
 import type { FileSpace } from '../cloud-drives/file-space';
 import { errorPage, escapeHtml, formatBytes, htmlPage, type PageSessions } from '../cloud-drives/web-pages';
 import type { DropboxItem } from './wire';
@@ -27,7 +27,7 @@ export const dropboxUid = (key: string) =>
   String(Number.parseInt(createHash('sha256').update(`dropbox-uid:${key}`).digest('hex').slice(0, 10), 16));
 
 export function dropboxAccount(key: string) {
-  const { displayName, country } = sandboxAccount(key);
+  const { displayName, country } = sandboxProfile(key);
   const [givenName = '', surname = ''] = displayName.split(' ');
   return {
     accountId: dropboxAccountId(key),
@@ -39,8 +39,13 @@ export function dropboxAccount(key: string) {
   };
 }
 
-export function consentPage(params: Record<string, string>, scopes: string[], action: string): string {
-  const account = dropboxAccount(params.sandbox_account ?? '');
+export function consentPage(
+  params: Record<string, string>,
+  accountKey: string,
+  scopes: string[],
+  action: string,
+): string {
+  const account = dropboxAccount(accountKey);
   const hidden = Object.entries(params)
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('\n');

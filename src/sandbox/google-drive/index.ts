@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { Hono } from 'hono';
+import { DriveAccountClaims } from '../cloud-drives/account-claims';
 import { FileSpace } from '../cloud-drives/file-space';
 import { DriveGrants, type RegisteredClient } from '../cloud-drives/grants';
 import { PageSessions } from '../cloud-drives/web-pages';
@@ -32,10 +33,12 @@ export interface GoogleDriveEmulatorOptions {
   publicBase?: string;
   /** The path the emulator is mounted at (cookie scope and links). */
   basePath?: string;
+  /** The sandbox secret the app signs account claims with (decision 0022). */
+  accountSecret: Uint8Array;
   now?: () => number;
 }
 
-export function createGoogleDriveEmulator(options: GoogleDriveEmulatorOptions = {}): Hono {
+export function createGoogleDriveEmulator(options: GoogleDriveEmulatorOptions): Hono {
   const now = options.now ?? Date.now;
   const basePath = options.basePath ?? '';
   const clients = options.clients ?? [
@@ -55,7 +58,12 @@ export function createGoogleDriveEmulator(options: GoogleDriveEmulatorOptions = 
   const space = new FileSpace<DriveItem>(options.stateDir);
   const sessions = new PageSessions(grants, 'sandbox_google_session', basePath);
   const app = new Hono();
-  addOAuthRoutes(app, { clients, grants, sessions });
+  addOAuthRoutes(app, {
+    clients,
+    grants,
+    sessions,
+    claims: new DriveAccountClaims(options.accountSecret, 'google-drive'),
+  });
   addDriveRoutes(app, {
     grants,
     space,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Context, Hono } from 'hono';
-import { sandboxAccount } from '../accounts';
+import { sandboxProfile } from '../accounts';
 import type { FileSpace } from '../cloud-drives/file-space';
 import { errorPage, escapeHtml, formatBytes, htmlPage, type PageSessions } from '../cloud-drives/web-pages';
 import { DRIVE_FILE_SCOPE, DRIVE_SCOPE, type DriveItem, FOLDER_MIME_TYPE } from './wire';
@@ -23,7 +23,7 @@ const SCOPE_TEXT: Record<string, string> = {
 
 /** The Google identity of a sandbox account: its name from the shared account key, an invented address. */
 export function googleAccount(key: string) {
-  const { displayName } = sandboxAccount(key);
+  const { displayName } = sandboxProfile(key);
   const tag = createHash('sha256').update(`google-drive:${key}`).digest('hex');
   return {
     displayName,
@@ -32,8 +32,13 @@ export function googleAccount(key: string) {
   };
 }
 
-export function consentPage(params: Record<string, string>, scopes: string[], action: string): string {
-  const account = googleAccount(params.sandbox_account ?? '');
+export function consentPage(
+  params: Record<string, string>,
+  accountKey: string,
+  scopes: string[],
+  action: string,
+): string {
+  const account = googleAccount(accountKey);
   const hidden = Object.entries(params)
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('\n');

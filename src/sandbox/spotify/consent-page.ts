@@ -1,19 +1,31 @@
-import { SANDBOX_COUNTRIES, type SandboxAccount } from '../accounts';
+import { SANDBOX_COUNTRIES } from '../accounts';
+import { escapeHtml } from '../web-session';
 import { DEMO_USER, UNREGISTERED_USER } from './state';
 
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+/** The person's own account as the consent page offers it: new (a country to pick) or as it is. */
+export interface OwnAccountOffer {
+  displayName: string;
+  country: string;
+  /** False on the first consent: the account is made then, in the country picked. */
+  exists: boolean;
+}
 
-/** The accounts service's consent screen: pick a demo account, then Agree or Cancel. */
+/** The accounts service's consent screen: pick an account, then Agree or Cancel. */
 export function consentPage(
   params: Record<string, string>,
   scopes: string[],
   action: string,
-  own: SandboxAccount | null,
+  own: OwnAccountOffer | null,
 ): string {
   const hidden = Object.entries(params)
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('\n      ');
   const scopeItems = scopes.map((scope) => `<li>${escapeHtml(scope)}</li>`).join('');
+  const country = !own
+    ? ''
+    : own.exists
+      ? `<p class="note">Your account is in ${escapeHtml(own.country)}.</p>`
+      : `<label>Country of your account <select name="country">${SANDBOX_COUNTRIES.map((code) => `<option${code === own.country ? ' selected' : ''}>${code}</option>`).join('')}</select></label>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -45,7 +57,7 @@ export function consentPage(
         ${
           own
             ? `<label><input type="radio" name="account" value="own" checked> ${escapeHtml(own.displayName)} (your own sandbox account)</label>
-        <label>Country of your account <select name="country">${SANDBOX_COUNTRIES.map((country) => `<option${country === own.country ? ' selected' : ''}>${country}</option>`).join('')}</select></label>
+        ${country}
         <label><input type="radio" name="account" value="${DEMO_USER.id}"> Second demo listener: ${escapeHtml(DEMO_USER.displayName)}, shared by everyone</label>`
             : `<label><input type="radio" name="account" value="${DEMO_USER.id}" checked> ${escapeHtml(DEMO_USER.displayName)}</label>`
         }

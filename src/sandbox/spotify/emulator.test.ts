@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sandboxAccountKey, signAccountClaim } from '../accounts';
 import { generateCatalog } from '../catalog/generator';
 import {
   buildFixtureCatalog,
@@ -25,11 +26,12 @@ const catalog = buildFixtureCatalog();
 const VERIFIER = 'a-verifier-that-is-long-enough-for-pkce-0123456789';
 const REDIRECT = 'http://127.0.0.1:5173/callback';
 const ORIGIN = 'http://sandbox.test';
+const SECRET = Buffer.alloc(32, 5);
 
 type Emulator = ReturnType<typeof createSpotifyEmulator>;
 
 function emulator(options: Partial<SpotifyEmulatorOptions> = {}): Emulator {
-  return createSpotifyEmulator({ catalog, ...options });
+  return createSpotifyEmulator({ catalog, redirectUris: [REDIRECT], accountSecret: SECRET, ...options });
 }
 
 const ALL_SCOPES =
@@ -433,20 +435,57 @@ describe('Spotify emulator: rate limit', () => {
   });
 });
 
+describe('Spotify emulator: reordering and replacing items (PUT /playlists/{id}/items)', () => {
+  it('moves a range before another item, replaces all items, and refuses ranges out of bounds', async () => {
+    const emu = emulator();
+    const token = await signIn(emu);
+    const { id } = (await (await post(emu.api, token, '/v1/me/playlists', { name: 'Order' })).json()) as {
+      id: string;
+    };
+    const ids = [FIXTURE_KEYS.heaven, FIXTURE_KEYS.goldenHour, 'long-1', 'long-2', 'long-3'].map((key) =>
+      fixtureSpotifyId(key),
+    );
+    await post(emu.api, token, `/v1/playlists/${id}/items`, {
+      uris: ids.map((track) => `spotify:track:${track}`),
+    });
+    const put = (body: unknown) =>
+      emu.api.request(`${ORIGIN}/v1/playlists/${id}/items`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const order = async () =>
+      (
+        (await (await get(emu.api, token, `/v1/playlists/${id}/items?limit=50`)).json()) as {
+          items: { item: { id: string } }[];
+        }
+      ).items.map((entry) => entry.item.id);
+    // The last two to the front, then the first to the end (Spotify's examples).
+    expect((await put({ range_start: 3, range_length: 2, insert_before: 0 })).status).toBe(200);
+    expect(await order()).toEqual([ids[3], ids[4], ids[0], ids[1], ids[2]]);
+    expect((await put({ range_start: 0, insert_before: 5 })).status).toBe(200);
+    expect(await order()).toEqual([ids[4], ids[0], ids[1], ids[2], ids[3]]);
+    expect((await put({ range_start: 4, insert_before: 9 })).status).toBe(400);
+    expect((await put({ range_start: 0, range_length: 3, insert_before: 1 })).status).toBe(400);
+    expect((await put({ uris: [`spotify:track:${ids[2]}`] })).status).toBe(200);
+    expect(await order()).toEqual([ids[2]]);
+  });
+});
+
 describe('Spotify emulator: durable state', () => {
   const folder = mkdtempSync(join(tmpdir(), 'spotify-emulator-'));
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
   it('keeps created playlists, added tracks and tokens across a restart', async () => {
-    const stateFile = join(folder, 'spotify.json');
-    const before = emulator({ stateFile });
+    const stateDir = join(folder, 'spotify');
+    const before = emulator({ stateDir });
     const token = await signIn(before);
     const { id } = (await (
       await post(before.api, token, '/v1/me/playlists', { name: 'Survives' })
     ).json()) as { id: string };
     await post(before.api, token, `/v1/playlists/${id}/items`, { uris: [uri(FIXTURE_KEYS.heaven)] });
 
-    const after = emulator({ stateFile });
+    const after = emulator({ stateDir });
     const playlists = (await (await get(after.api, token, '/v1/me/playlists')).json()) as {
       items: { name: string; items: { total: number } }[];
     };
@@ -456,14 +495,22 @@ describe('Spotify emulator: durable state', () => {
 
 describe('Spotify emulator: a sandbox account per person, in its own country', () => {
   const generated = generateCatalog({ trackCount: 3000 });
-  const own = async (emu: Emulator, key: string, country?: string) => {
+  const own = async (emu: Emulator, person: string, country?: string) => {
+    const claim = await signAccountClaim(SECRET, {
+      account: sandboxAccountKey(SECRET, person),
+      service: 'spotify',
+      clientId: 'crossfade-sandbox',
+      redirectUri: REDIRECT,
+      state: 'xyz',
+      codeChallenge: sha256Base64Url(VERIFIER),
+    });
     const form = new URLSearchParams({
       client_id: 'crossfade-sandbox',
       redirect_uri: REDIRECT,
       code_challenge: sha256Base64Url(VERIFIER),
       state: 'xyz',
       scope: ALL_SCOPES,
-      sandbox_account: key,
+      sandbox_account: claim,
       account: 'own',
       decision: 'agree',
       ...(country ? { country } : {}),
@@ -485,9 +532,17 @@ describe('Spotify emulator: a sandbox account per person, in its own country', (
   };
 
   it('offers the own account and the second demo listener on the consent page', async () => {
-    const emu = createSpotifyEmulator({ catalog: generated });
+    const emu = emulator({ catalog: generated });
+    const claim = await signAccountClaim(SECRET, {
+      account: sandboxAccountKey(SECRET, 'ada'),
+      service: 'spotify',
+      clientId: 'crossfade-sandbox',
+      redirectUri: REDIRECT,
+      state: 's',
+      codeChallenge: sha256Base64Url(VERIFIER),
+    });
     const page = await emu.accounts.request(
-      `${ORIGIN}/authorize?client_id=crossfade-sandbox&response_type=code&redirect_uri=${encodeURIComponent(REDIRECT)}&code_challenge_method=S256&code_challenge=${sha256Base64Url(VERIFIER)}&state=s&scope=playlist-read-private&sandbox_account=0123456789abcdef`,
+      `${ORIGIN}/authorize?client_id=crossfade-sandbox&response_type=code&redirect_uri=${encodeURIComponent(REDIRECT)}&code_challenge_method=S256&code_challenge=${sha256Base64Url(VERIFIER)}&state=s&scope=playlist-read-private&sandbox_account=${claim}`,
     );
     const html = await page.text();
     expect(html).toContain('value="own" checked');
@@ -496,11 +551,13 @@ describe('Spotify emulator: a sandbox account per person, in its own country', (
   });
 
   it('keeps each account’s library to itself and answers in the account’s country whatever market says', async () => {
-    const emu = createSpotifyEmulator({ catalog: generated });
-    const ada = await own(emu, 'aaaaaaaaaaaaaaaa', 'DE');
-    const bea = await own(emu, 'bbbbbbbbbbbbbbbb', 'JP');
+    const emu = emulator({ catalog: generated });
+    const ada = await own(emu, 'ada', 'DE');
+    const bea = await own(emu, 'bea', 'JP');
     const me = (await (await get(emu.api, ada, '/v1/me')).json()) as Record<string, unknown>;
-    expect(me.id).toBe('listener-aaaaaaaaaaaaaaaa');
+    // A random public id: nothing of the account's key.
+    expect(me.id).toMatch(/^listener-[0-9a-f]{16}$/);
+    expect(sandboxAccountKey(SECRET, 'ada')).not.toContain(String(me.id).slice('listener-'.length));
     expect(me).not.toHaveProperty('country');
     const ids = async (token: string) =>
       (
@@ -529,9 +586,9 @@ describe('Spotify emulator: a sandbox account per person, in its own country', (
     }
   });
 
-  it('seeds an account’s library from the account alone: the same playlists and tracks in a fresh emulator', async () => {
+  it('seeds an account’s library from its key alone: the same playlists and tracks in a fresh emulator', async () => {
     const library = async (emu: Emulator) => {
-      const token = await own(emu, 'dddddddddddddddd', 'US');
+      const token = await own(emu, 'dana', 'US');
       const lists = (
         (await (await get(emu.api, token, '/v1/me/playlists?limit=50')).json()) as {
           items: { id: string; name: string }[];
@@ -540,17 +597,21 @@ describe('Spotify emulator: a sandbox account per person, in its own country', (
       const first = (await (
         await get(emu.api, token, `/v1/playlists/${lists[0]?.id}/items?limit=50`)
       ).json()) as { items: { item: { id: string } | null }[] };
-      return { lists, tracks: first.items.map((entry) => entry.item?.id ?? null) };
+      // Playlist ids come from the account's key, its public user id is random: compare what it holds.
+      return {
+        lists: lists.map((list) => list.name),
+        tracks: first.items.map((entry) => entry.item?.id ?? null),
+      };
     };
-    const once = await library(createSpotifyEmulator({ catalog: generated }));
+    const once = await library(emulator({ catalog: generated }));
     expect(once.lists.length).toBeGreaterThan(5);
     expect(once.tracks.length).toBeGreaterThan(0);
-    expect(await library(createSpotifyEmulator({ catalog: generated }))).toEqual(once);
+    expect(await library(emulator({ catalog: generated }))).toEqual(once);
   });
 
   it('lists a few tracks it cannot play in the market, marked is_playable false with restrictions', async () => {
-    const emu = createSpotifyEmulator({ catalog: generated });
-    const token = await own(emu, 'cccccccccccccccc', 'JP');
+    const emu = emulator({ catalog: generated });
+    const token = await own(emu, 'carl', 'JP');
     let unplayable = 0;
     for (const q of ['love', 'night', 'heart', 'rain', 'light', 'fire', 'dream', 'blue']) {
       for (let offset = 0; offset < 100; offset += 10) {

@@ -1,7 +1,7 @@
 import type { Catalog, CatalogTrack, DemoPlaylist, DemoPlaylistEntry } from '../catalog/types';
 import { base62Id } from './ids';
 
-/** The emulator's durable state: playlists and their entries, plus OAuth codes and tokens. */
+/** The emulator's durable state: playlists and their entries, libraries, OAuth codes and tokens. */
 
 export type StoredEntry = { addedAt: string; addedBy: string } & (
   | { kind: 'track'; trackId: string }
@@ -50,23 +50,53 @@ export interface RefreshTokenRecord {
   authorizedAt: number;
 }
 
-export interface SpotifyState {
-  version: 1;
-  playlists: Record<string, StoredPlaylist>;
-  /** Each user's /me/playlists, newest first: owned and followed playlist ids. */
-  libraries: Record<string, string[]>;
+/** The sandbox's web player session, set at consent: who may see and edit private playlists. */
+export interface WebSession {
+  userId: string;
+  /** The token the page's forms carry (CSRF). */
+  formToken: string;
+  expiresAt: number;
+}
+
+/** What a user holds besides playlists: their /me/playlists and their saved items. */
+export interface UserData {
+  /** /me/playlists, newest first: owned and followed playlist ids. */
+  library: string[];
+  /** Liked Songs and saved albums once changed through the API, newest first (absent: the demo library's). */
+  saved?: SavedLibrary;
+}
+
+/** Codes, tokens and web sessions, kept in the document of the user they belong to. */
+export interface Credentials {
   codes: Record<string, AuthorizationCode>;
   accessTokens: Record<string, AccessTokenRecord>;
   refreshTokens: Record<string, RefreshTokenRecord>;
-  /** Display names of playlist owners other than the demo accounts (owners of followed playlists). */
-  owners: Record<string, string>;
-  /** Per-person sandbox accounts created so far, by Spotify user id: account key (../accounts.ts), country. */
-  accounts?: Record<string, { key: string; country: string }>;
-  /**
-   * Each user's Liked Songs and saved albums once changed through the API, newest first (absent: the demo
-   * library's, see SpotifyWorld.saved).
-   */
-  saved?: Record<string, SavedLibrary>;
+  /** By SHA-256 of the cookie value. */
+  webSessions: Record<string, WebSession>;
+}
+
+/** A per-person sandbox account (../accounts.ts): its key is its id; the Spotify user id is random. */
+export interface SpotifyAccount {
+  key: string;
+  seed: string;
+  userId: string;
+  country: string;
+  createdAt: string;
+}
+
+/** `accounts/<key>.json`: one person's account. */
+export interface AccountDocument extends Credentials {
+  version: 2;
+  account: SpotifyAccount;
+  user: UserData;
+  /** The account's demo playlists by id → demo key: built from the seed until first written. */
+  templates: Record<string, string>;
+}
+
+/** `shared.json`: the fixed demo users (the shared demo listener, the unregistered one, Mixtape Maker). */
+export interface SharedDocument extends Credentials {
+  version: 2;
+  users: Record<string, UserData>;
 }
 
 export interface SavedLibrary {
@@ -96,6 +126,8 @@ export const UNREGISTERED_USER: DemoUser = {
 /** Owner of the followed playlist whose items development mode hides (unless the catalog names another). */
 export const OTHER_USER: DemoUser = { id: 'mixtape-maker', displayName: 'Mixtape Maker', registered: true };
 export const USERS: readonly DemoUser[] = [DEMO_USER, UNREGISTERED_USER, OTHER_USER];
+/** The accounts anyone may sign in to on the consent page (Mixtape Maker only owns playlists others follow). */
+export const CONSENT_USERS: readonly DemoUser[] = [DEMO_USER, UNREGISTERED_USER];
 export const FOLLOWED_PLAYLIST_KEY = 'followed-friends-mixtape';
 export const FOLLOWED_PLAYLIST_ID = base62Id(`spotify-playlist:${FOLLOWED_PLAYLIST_KEY}`);
 
@@ -103,86 +135,93 @@ export function demoPlaylistId(key: string): string {
   return base62Id(`spotify-playlist:${key}`);
 }
 
-export function initialState(catalog: Catalog, playableTrack: (key: string) => CatalogTrack | undefined) {
-  const state: SpotifyState = {
-    version: 1,
-    playlists: {},
-    libraries: { [DEMO_USER.id]: [], [UNREGISTERED_USER.id]: [], [OTHER_USER.id]: [] },
-    codes: {},
-    accessTokens: {},
-    refreshTokens: {},
-    owners: {},
+export const emptyCredentials = (): Credentials => ({
+  codes: {},
+  accessTokens: {},
+  refreshTokens: {},
+  webSessions: {},
+});
+
+export type PlayableTrack = (key: string) => CatalogTrack | undefined;
+
+/**
+ * The shared demo users' playlists as the catalog gives them (the shared demo listener's library and the
+ * followed playlist), and their libraries, before anyone changed anything.
+ */
+export function sharedDemoPlaylists(catalog: Catalog, playable: PlayableTrack) {
+  const playlists = catalog.demoLibraries.spotify.map((demo) =>
+    demoPlaylist(demo, demoPlaylistId(demo.key), DEMO_USER.id, playable),
+  );
+  const users: Record<string, UserData> = {
+    [DEMO_USER.id]: { library: playlists.map((playlist) => playlist.id) },
+    [UNREGISTERED_USER.id]: { library: [] },
+    [OTHER_USER.id]: { library: playlists.filter((p) => p.ownerId === OTHER_USER.id).map((p) => p.id) },
   };
-  addDemoLibrary(state, DEMO_USER.id, catalog.demoLibraries.spotify, playableTrack, '');
-  const library = state.libraries[DEMO_USER.id] ?? [];
   // The catalog's own followed playlist, when it has one, plays the part; otherwise make one up.
-  if (catalog.demoLibraries.spotify.some((demo) => demo.followedOnly)) return state;
-  const friendTracks = catalog.tracks
-    .filter((track) => (track.spotify?.markets.length ?? 0) > 0)
-    .slice(0, 12);
-  state.playlists[FOLLOWED_PLAYLIST_ID] = {
-    id: FOLLOWED_PLAYLIST_ID,
-    name: "Friends' Mixtape",
-    description: 'Made by Mixtape Maker; you follow it.',
-    ownerId: OTHER_USER.id,
-    public: true,
-    collaborative: false,
-    version: 1,
-    entries: friendTracks.map((track) => ({
-      kind: 'track',
-      trackId: track.spotify?.id ?? '',
-      addedAt: '2025-05-01T12:00:00Z',
-      addedBy: OTHER_USER.id,
-    })),
-  };
-  library.push(FOLLOWED_PLAYLIST_ID);
-  state.libraries[OTHER_USER.id] = [...(state.libraries[OTHER_USER.id] ?? []), FOLLOWED_PLAYLIST_ID];
-  return state;
+  if (!catalog.demoLibraries.spotify.some((demo) => demo.followedOnly)) {
+    const friendTracks = catalog.tracks
+      .filter((track) => (track.spotify?.markets.length ?? 0) > 0)
+      .slice(0, 12);
+    playlists.push({
+      id: FOLLOWED_PLAYLIST_ID,
+      name: "Friends' Mixtape",
+      description: 'Made by Mixtape Maker; you follow it.',
+      ownerId: OTHER_USER.id,
+      public: true,
+      collaborative: false,
+      version: 1,
+      entries: friendTracks.map((track) => ({
+        kind: 'track',
+        trackId: track.spotify?.id ?? '',
+        addedAt: '2025-05-01T12:00:00Z',
+        addedBy: OTHER_USER.id,
+      })),
+    });
+    users[DEMO_USER.id]?.library.push(FOLLOWED_PLAYLIST_ID);
+    users[OTHER_USER.id]?.library.push(FOLLOWED_PLAYLIST_ID);
+  }
+  return { playlists, users };
+}
+
+/** Owners of followed demo playlists other than the fixed users, with the names the catalog gives them. */
+export function demoOwners(catalog: Catalog): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const demo of catalog.demoLibraries.spotify) {
+    if (demo.followedOnly && demo.ownerId && !USERS.some((user) => user.id === demo.ownerId))
+      owners.set(demo.ownerId, demo.ownerName ?? demo.ownerId);
+  }
+  return owners;
 }
 
 /**
- * Gives `userId` the demo playlists (owned ones, and followed ones owned by their maker). `idPrefix` keeps
- * each sandbox account's playlist ids apart ('' for the shared demo listener, whose ids tests know).
+ * One demo playlist as `userId` finds it in their library: their own, or (followed only) owned by its
+ * maker and public.
  */
-export function addDemoLibrary(
-  state: SpotifyState,
+export function demoPlaylist(
+  demo: DemoPlaylist,
+  id: string,
   userId: string,
-  demos: readonly DemoPlaylist[],
-  playableTrack: (key: string) => CatalogTrack | undefined,
-  idPrefix: string,
-): void {
-  const library = state.libraries[userId] ?? [];
-  for (const demo of demos) {
-    const id = demoPlaylistId(`${idPrefix}${demo.key}`);
-    const followed = demo.followedOnly === true && demo.ownerId !== undefined && demo.ownerId !== userId;
-    const ownerId = followed ? (demo.ownerId ?? OTHER_USER.id) : userId;
-    if (followed && !USERS.some((user) => user.id === ownerId))
-      state.owners[ownerId] = demo.ownerName ?? ownerId;
-    state.playlists[id] = {
-      id,
-      name: demo.name,
-      description: demo.description,
-      ownerId,
-      public: followed,
-      collaborative: false,
-      version: 1,
-      entries: demo.entries.map((entry) => toStoredEntry(entry, ownerId, playableTrack)),
-    };
-    library.push(id);
-    if (followed) state.libraries[ownerId] = [...(state.libraries[ownerId] ?? []), id];
-  }
-  state.libraries[userId] = library;
+  playable: PlayableTrack,
+): StoredPlaylist {
+  const followed = demo.followedOnly === true && demo.ownerId !== undefined && demo.ownerId !== userId;
+  const ownerId = followed ? (demo.ownerId ?? OTHER_USER.id) : userId;
+  return {
+    id,
+    name: demo.name,
+    description: demo.description,
+    ownerId,
+    public: followed,
+    collaborative: false,
+    version: 1,
+    entries: demo.entries.map((entry) => toStoredEntry(entry, ownerId, playable)),
+  };
 }
 
-function toStoredEntry(
-  entry: DemoPlaylistEntry,
-  addedBy: string,
-  playableTrack: (key: string) => CatalogTrack | undefined,
-): StoredEntry {
+function toStoredEntry(entry: DemoPlaylistEntry, addedBy: string, playable: PlayableTrack): StoredEntry {
   const base = { addedAt: entry.addedAt, addedBy };
   switch (entry.kind) {
     case 'track': {
-      const track = playableTrack(entry.trackKey);
+      const track = playable(entry.trackKey);
       return track?.spotify
         ? { ...base, kind: 'track', trackId: track.spotify.id }
         : { ...base, kind: 'unavailable' };

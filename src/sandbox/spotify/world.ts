@@ -1,17 +1,8 @@
-import { accountLibraries, sandboxAccount } from '../accounts';
 import { hash128 } from '../catalog/random';
 import type { Catalog, CatalogRelease, CatalogTrack } from '../catalog/types';
-import { StateFile } from '../state-file';
 import { parseSearchQuery, TrackSearchIndex, tokenize } from './search-index';
-import {
-  addDemoLibrary,
-  DEMO_USER,
-  type DemoUser,
-  initialState,
-  type SavedLibrary,
-  type SpotifyState,
-  USERS,
-} from './state';
+import type { DemoUser } from './state';
+import { SpotifyStore } from './store';
 import { albumId } from './wire-objects';
 
 /** A release as a Spotify album: the tracks Spotify carries, in disc and track order. */
@@ -26,7 +17,7 @@ export interface SpotifyAlbum {
 
 /** Everything both emulator apps share: the catalog's Spotify view, its search index and the durable state. */
 export class SpotifyWorld {
-  readonly state: StateFile<SpotifyState>;
+  readonly store: SpotifyStore;
   /** Tracks Spotify carries somewhere (a non-empty market list), in catalog order. */
   private readonly tracks: CatalogTrack[];
   private readonly byId = new Map<string, CatalogTrack>();
@@ -38,7 +29,8 @@ export class SpotifyWorld {
     private readonly catalog: Catalog,
     readonly mode: 'development' | 'extended',
     readonly now: () => number,
-    stateFile: string | undefined,
+    /** The folder of the emulator's state documents (undefined: in memory). */
+    stateDir: string | undefined,
   ) {
     this.tracks = catalog.tracks.filter((track) => (track.spotify?.markets.length ?? 0) > 0);
     for (const track of this.tracks) if (track.spotify) this.byId.set(track.spotify.id, track);
@@ -77,79 +69,22 @@ export class SpotifyWorld {
     for (const album of this.albums.values()) {
       album.tracks.sort((a, b) => a.discNumber - b.discNumber || a.trackNumber - b.trackNumber);
     }
-    this.state = new StateFile(stateFile, () => initialState(catalog, this.playable));
+    this.store = new SpotifyStore(
+      catalog,
+      this.playable,
+      (releaseKey) => (this.albums.has(albumId(releaseKey)) ? albumId(releaseKey) : undefined),
+      now,
+      stateDir,
+    );
   }
 
   /** A demo user, a per-person sandbox account or the owner of a followed playlist. */
   user(id: string): DemoUser {
-    const fixed = USERS.find((user) => user.id === id);
-    if (fixed) return fixed;
-    const stored = this.state.value.accounts?.[id];
-    if (stored !== undefined) {
-      const account = sandboxAccount(stored.key);
-      return { id, displayName: account.displayName, registered: true, country: stored.country };
-    }
-    return { id, displayName: this.state.value.owners[id] ?? id, registered: true };
-  }
-
-  /**
-   * The person's own sandbox account, created with its demo library the first time they sign in; `country`
-   * (chosen on the consent page) moves the account, else it keeps the one it has or derives from the key.
-   */
-  ensureAccount(key: string, country?: string): DemoUser {
-    const account = sandboxAccount(key);
-    const stored = this.state.value.accounts?.[account.spotifyUserId];
-    const wanted = country ?? stored?.country ?? account.country;
-    if (stored === undefined || stored.country !== wanted) {
-      const demos = stored ? [] : accountLibraries(this.catalog, key).spotify;
-      this.state.update((s) => {
-        s.accounts = { ...s.accounts, [account.spotifyUserId]: { key, country: wanted } };
-        addDemoLibrary(s, account.spotifyUserId, demos, this.playable, `${key}:`);
-      });
-    }
-    return this.user(account.spotifyUserId);
+    return this.store.user(id);
   }
 
   album(id: string): SpotifyAlbum | undefined {
     return this.albums.get(id);
-  }
-
-  /**
-   * A user's Liked Songs and saved albums, newest first: what the API changed, else the demo library's
-   * (the shared demo listener's from the catalog, a sandbox account's from its key).
-   */
-  saved(userId: string): SavedLibrary {
-    return this.state.value.saved?.[userId] ?? this.demoSaved(userId);
-  }
-
-  updateSaved(userId: string, change: (saved: SavedLibrary) => void): void {
-    const current = this.saved(userId);
-    this.state.update((s) => {
-      const saved = s.saved?.[userId] ?? structuredClone(current);
-      s.saved = { ...s.saved, [userId]: saved };
-      change(saved);
-    });
-  }
-
-  private demoSaved(userId: string): SavedLibrary {
-    const key = this.state.value.accounts?.[userId]?.key;
-    const demo =
-      key !== undefined
-        ? accountLibraries(this.catalog, key).saved?.spotify
-        : userId === DEMO_USER.id
-          ? this.catalog.demoLibraries.saved?.spotify
-          : undefined;
-    if (!demo) return { tracks: [], albums: [] };
-    return {
-      tracks: demo.liked.flatMap((entry) => {
-        const id = this.playable(entry.trackKey)?.spotify?.id;
-        return id ? [{ id, addedAt: entry.addedAt }] : [];
-      }),
-      albums: demo.albums.flatMap((entry) => {
-        const id = albumId(entry.releaseKey);
-        return this.albums.has(id) ? [{ id, addedAt: entry.addedAt }] : [];
-      }),
-    };
   }
 
   /**

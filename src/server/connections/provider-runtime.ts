@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { SANDBOX_SPOTIFY_CLIENT_SECRET } from '../../sandbox/spotify/index';
 import { safeRedirectPath } from '../../shared/safe-redirect';
 import type { ServiceId } from '../../shared/services';
@@ -21,6 +21,7 @@ import type { MusicProvider, RateLimitListener } from '../providers/types';
 import type { Encryptor } from '../security/encryption';
 import { type Connection, ConnectionStore, type SpotifyStoredTokens } from './connection-store';
 import { OAuthRequestStore } from './oauth-request-store';
+import { SandboxAccountClaims } from './sandbox-account';
 
 /**
  * Where each service lives and how a person connects to it. In sandbox mode the browser is sent to the
@@ -52,6 +53,13 @@ export interface ProviderRuntimeOptions {
   encryptor: Encryptor;
   /** The sandbox's MusicKit key when Apple runs in sandbox mode. */
   sandboxAppleKey?: SandboxAppleKey;
+  /** The secret that names and vouches for each person's sandbox account (decision 0022). */
+  sandboxAccountSecret?: Uint8Array;
+}
+
+/** Tests only (SANDBOX_TEST_SCENARIOS): the fixed library a new sandbox account starts with. */
+export interface ConnectOptions {
+  scenario?: string | undefined;
 }
 
 /** A connection that failed after its request was found: carries where the person started from. */
@@ -96,6 +104,7 @@ export class ProviderRuntime {
   private readonly spotifyBudget: RollingBudget;
   /** Apple counts per developer token, which this process shares among everyone: one budget too. */
   private readonly appleBudget: RollingBudget;
+  private readonly sandboxAccounts: SandboxAccountClaims | undefined;
 
   constructor(private readonly options: ProviderRuntimeOptions) {
     const { config } = options;
@@ -108,8 +117,14 @@ export class ProviderRuntime {
     this.connections = new ConnectionStore(options.db, options.encryptor);
     this.oauthRequests = new OAuthRequestStore(options.db, options.encryptor);
     this.internalOrigin = `http://127.0.0.1:${config.PORT}`;
+    this.sandboxAccounts = options.sandboxAccountSecret
+      ? new SandboxAccountClaims(options.sandboxAccountSecret)
+      : undefined;
+    // The developer token names the origin it serves (Apple's `origin` claim); the sandbox's sign-in page
+    // sends the person back only there.
+    const origins = [new URL(config.publicUrl).origin];
     const appleKey = config.sandbox.apple
-      ? options.sandboxAppleKey
+      ? options.sandboxAppleKey && { ...options.sandboxAppleKey, origins }
       : config.APPLE_TEAM_ID && config.APPLE_KEY_ID && config.APPLE_PRIVATE_KEY
         ? {
             teamId: config.APPLE_TEAM_ID,
@@ -167,7 +182,7 @@ export class ProviderRuntime {
 
   // ── Connecting ──────────────────────────────────────────────────────────────────────────────
 
-  async startSpotifyConnect(userId: string, returnTo: string): Promise<string> {
+  async startSpotifyConnect(userId: string, returnTo: string, options: ConnectOptions = {}): Promise<string> {
     const request = await createSpotifyAuthorization({
       accountsBaseUrl: this.endpoints.spotifyAccountsPublic,
       clientId: this.spotifyClientId,
@@ -175,9 +190,9 @@ export class ProviderRuntime {
     });
     await this.rememberOAuthRequest(userId, 'spotify', request.state, returnTo, request.codeVerifier);
     if (!this.config.sandbox.spotify) return request.url;
-    const url = new URL(request.url);
-    url.searchParams.set('sandbox_account', sandboxAccountKey(userId));
-    return url.toString();
+    return (
+      await this.sandboxClaims().addTo(new URL(request.url), userId, 'spotify', options.scenario)
+    ).toString();
   }
 
   async finishSpotifyConnect(userId: string, callback: URL): Promise<string> {
@@ -213,7 +228,11 @@ export class ProviderRuntime {
   }
 
   /** Spec: `{useRedirect, authUrl, token}`. Sandbox: the emulator's consent page; real: a token for MusicKit. */
-  async startAppleConnect(userId: string, returnTo: string, options: { prepareOnly?: boolean } = {}) {
+  async startAppleConnect(
+    userId: string,
+    returnTo: string,
+    options: ConnectOptions & { prepareOnly?: boolean } = {},
+  ) {
     const developerToken = await this.requireAppleDeveloperToken();
     if (!this.config.sandbox.apple) {
       return {
@@ -230,7 +249,7 @@ export class ProviderRuntime {
     url.searchParams.set('developer_token', developerToken);
     url.searchParams.set('redirect_uri', `${this.config.publicUrl}/api/auth/apple/callback`);
     url.searchParams.set('state', state);
-    url.searchParams.set('sandbox_account', sandboxAccountKey(userId));
+    await this.sandboxClaims().addTo(url, userId, 'apple', options.scenario);
     return { useRedirect: true, authUrl: url.toString(), token: '' };
   }
 
@@ -441,6 +460,19 @@ export class ProviderRuntime {
     }
   }
 
+  /**
+   * Sandbox mode: adds the signed claim naming the person's own emulator account to a consent URL of
+   * another emulator that takes it (the cloud drives'), as the music services' connects do.
+   */
+  async addSandboxClaim(url: URL, userId: string, service: 'google-drive' | 'dropbox'): Promise<URL> {
+    return this.sandboxClaims().addTo(url, userId, service);
+  }
+
+  private sandboxClaims(): SandboxAccountClaims {
+    if (!this.sandboxAccounts) throw notConfigured('The sandbox has no account secret on this server.');
+    return this.sandboxAccounts;
+  }
+
   private async requireAppleDeveloperToken() {
     if (!this.appleDeveloperToken)
       throw notConfigured('Apple Music is not configured on this Crossfade server.');
@@ -483,11 +515,3 @@ export function safeReturnPath(path: string, origin?: string): string {
 }
 
 export const DEFAULT_RETURN_PATH = '/transfer';
-
-/**
- * Sandbox mode: each person's own emulator account (Spotify user and Apple library), named by a digest of
- * their Crossfade user id so the emulators never learn the id itself.
- */
-export function sandboxAccountKey(userId: string): string {
-  return createHash('sha256').update(`crossfade-sandbox-account:${userId}`).digest('hex').slice(0, 24);
-}

@@ -30,14 +30,12 @@ const playlists = async (client: TestClient, service: 'spotify' | 'apple') => {
 
 beforeAll(async () => {
   server = await startTestServer();
+  // Two people, two scenarios: two different fixed libraries.
   for (const name of ['ada', 'bea']) {
     const person = await register(name);
-    expect(await connectService(person.client, 'spotify', { account: 'own' })).toBe(
-      '/transfer?connected=spotify',
-    );
-    expect(await connectService(person.client, 'apple', { account: 'own' })).toBe(
-      '/transfer?connected=apple',
-    );
+    const own = { account: 'own', scenario: `sandbox-accounts-${name}` } as const;
+    expect(await connectService(person.client, 'spotify', own)).toBe('/transfer?connected=spotify');
+    expect(await connectService(person.client, 'apple', own)).toBe('/transfer?connected=apple');
     people.push(person);
   }
 }, 120_000);
@@ -106,11 +104,16 @@ describe('a sandbox account per person', () => {
       120_000,
     );
     expect(done.status, done.error ?? '').toBe('succeeded');
-    // "Open in Apple Music" leads to the emulator's own page for the new playlist.
+    // "Open in Apple Music" leads to the emulator's own page for the new playlist, shown to its owner only.
     expect(done.destinationUrl?.startsWith(server.url)).toBe(true);
-    const page = await fetch(done.destinationUrl ?? '');
+    const pagePath = new URL(done.destinationUrl ?? '').pathname;
+    const page = await ada.client.get(pagePath);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain(source.name.replace('☕', ''));
+    expect(page.text).toContain(source.name.replace('☕', ''));
+    for (const stranger of [await bea.client.get(pagePath), await server.newClient().get(pagePath)]) {
+      expect(stranger.status).toBe(401);
+      expect(stranger.text).not.toContain(source.name.replace('☕', ''));
+    }
 
     const adaApple = await playlists(ada.client, 'apple');
     expect(adaApple.filter((playlist) => playlist.name === source.name)).toHaveLength(2);
@@ -127,8 +130,12 @@ describe('a sandbox account per person', () => {
 describe('the country of a sandbox account', () => {
   it('is derived from what Spotify answers, and a DE account is matched with DE availability', async () => {
     const person = await register('carl');
-    await connectService(person.client, 'spotify', { account: 'own', country: 'DE' });
-    await connectService(person.client, 'apple', { account: 'own' });
+    await connectService(person.client, 'spotify', {
+      account: 'own',
+      scenario: 'sandbox-carl',
+      country: 'DE',
+    });
+    await connectService(person.client, 'apple', { account: 'own', scenario: 'sandbox-carl' });
     // Development-mode /me has no country; the app found it in the answer to a `from_token` search.
     const spotify = await server.deps.providers.connections.get(person.id, 'spotify');
     expect(spotify?.region).toBe('de');
@@ -163,8 +170,8 @@ describe('the country of a sandbox account', () => {
 
   it('asks the person once when it cannot be derived, and then uses what they said', async () => {
     const person = await register('dana');
-    await connectService(person.client, 'spotify', { account: 'own' });
-    await connectService(person.client, 'apple', { account: 'own' });
+    await connectService(person.client, 'spotify', { account: 'own', scenario: 'sandbox-dana' });
+    await connectService(person.client, 'apple', { account: 'own', scenario: 'sandbox-dana' });
     // As if Spotify had given nothing away.
     await server.deps.db
       .update(providerConnections)

@@ -160,7 +160,7 @@ describe('a person on their own Spotify account (their country answers their tok
       password: 'secret123',
     });
     const kimId = (registered.body as { user: { id: string } }).user.id;
-    await connectService(kim, 'spotify', { account: 'own' });
+    await connectService(kim, 'spotify', { account: 'own', scenario: 'geo-lock-kim' });
     const ownLists = (await kim.get('/api/playlists/spotify')).body as PlaylistSummary[];
     const own = await server.deps.providers.forUser(kimId, 'spotify');
     const catalog = server.deps.providers.spotifyCatalog();

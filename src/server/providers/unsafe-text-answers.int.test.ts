@@ -26,8 +26,8 @@ beforeAll(async () => {
     password: 'secret-words',
   });
   userId = (registered.body as { user: { id: string } }).user.id;
-  await connectService(client, 'spotify', { account: 'own' });
-  await connectService(client, 'apple', { account: 'own' });
+  await connectService(client, 'spotify', { account: 'own', scenario: 'unsafe-text-answers' });
+  await connectService(client, 'apple', { account: 'own', scenario: 'unsafe-text-answers' });
 }, 120_000);
 afterAll(() => server.close());
 

@@ -1,4 +1,5 @@
 import { type Context, Hono } from 'hono';
+import { SANDBOX_SCENARIO } from '../../sandbox/accounts';
 import {
   appleInitRequestSchema,
   connectionRegionRequestSchema,
@@ -7,7 +8,7 @@ import {
 import { SERVICE_LABELS, type ServiceId } from '../../shared/services';
 import type { AppDeps, AppEnv } from '../app-context';
 import { ConnectionFailed, DEFAULT_RETURN_PATH, safeReturnPath } from '../connections/provider-runtime';
-import { conflict, DomainError } from '../domain-errors';
+import { badRequest, conflict, DomainError } from '../domain-errors';
 import { requireUser } from '../http/require-user';
 import { readJson, validate } from '../http/validation';
 import { ProviderError } from '../providers/http';
@@ -17,6 +18,9 @@ import { ProviderError } from '../providers/http';
  * browser; the callbacks come back from the services' consent pages and return the person to the page
  * they started from, with `?connected=` or `?connectError=` for the page to announce.
  */
+/** Tests only (SANDBOX_TEST_SCENARIOS): the header naming a sandbox scenario. */
+export const SANDBOX_SCENARIO_HEADER = 'x-sandbox-scenario';
+
 export function connectionRoutes({ providers, logger, config }: AppDeps) {
   const origin = config.publicUrl;
   const returnPath = (query: Record<string, string>) =>
@@ -55,10 +59,23 @@ export function connectionRoutes({ providers, logger, config }: AppDeps) {
       }
     };
 
+  /**
+   * Tests only: with SANDBOX_TEST_SCENARIOS the `X-Sandbox-Scenario` header names the fixed library a new
+   * sandbox account starts with (decision 0022); without the setting it is ignored.
+   */
+  const scenario = (c: Context<AppEnv>) => {
+    const asked = c.req.header(SANDBOX_SCENARIO_HEADER);
+    if (!config.SANDBOX_TEST_SCENARIOS || asked === undefined) return {};
+    if (!SANDBOX_SCENARIO.test(asked))
+      throw badRequest(`${SANDBOX_SCENARIO_HEADER} must be a scenario name.`);
+    return { scenario: asked };
+  };
+
   return new Hono<AppEnv>()
     .get('/spotify/connect', async (c) => {
       const user = requireUser(c);
-      return c.json({ authUrl: await providers.startSpotifyConnect(user.id, returnPath(c.req.query())) });
+      const returnTo = returnPath(c.req.query());
+      return c.json({ authUrl: await providers.startSpotifyConnect(user.id, returnTo, scenario(c)) });
     })
     .get(
       '/spotify/callback',
@@ -69,7 +86,8 @@ export function connectionRoutes({ providers, logger, config }: AppDeps) {
       // `?prepare=1`: the page asks ahead of the click (to have MusicKit ready); in sandbox mode that
       // must not open a consent request, so only the mode is answered.
       const prepareOnly = c.req.query('prepare') === '1';
-      return c.json(await providers.startAppleConnect(user.id, returnPath(c.req.query()), { prepareOnly }));
+      const options = { prepareOnly, ...scenario(c) };
+      return c.json(await providers.startAppleConnect(user.id, returnPath(c.req.query()), options));
     })
     .get(
       '/apple/callback',

@@ -153,8 +153,8 @@ describe('the library above the playlists (issue 14)', () => {
       email: 'collector@example.com',
       password: 'secret-words',
     });
-    await connectService(person, 'spotify', { account: 'own' });
-    await connectService(person, 'apple', { account: 'own' });
+    await connectService(person, 'spotify', { account: 'own', scenario: 'playlist-routes' });
+    await connectService(person, 'apple', { account: 'own', scenario: 'playlist-routes' });
     const spotify = (await person.get('/api/playlists/spotify')).body as PlaylistSummary[];
     const apple = (await person.get('/api/playlists/apple')).body as PlaylistSummary[];
     const shared = (await client.get('/api/playlists/spotify')).body as PlaylistSummary[];

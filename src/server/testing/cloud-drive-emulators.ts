@@ -7,6 +7,7 @@ import {
   SANDBOX_GOOGLE_CLIENT_ID,
   SANDBOX_GOOGLE_CLIENT_SECRET,
 } from '../../sandbox/google-drive/index';
+import { SandboxAccountClaims } from '../connections/sandbox-account';
 import type { DropboxApp } from '../export/cloud-drives/dropbox-client';
 import type { GoogleApp } from '../export/cloud-drives/google-drive-client';
 
@@ -22,6 +23,11 @@ export interface DriveEmulators {
   origin: string;
   google: GoogleApp;
   dropbox: DropboxApp;
+  /**
+   * A consent URL with the app's signed claim for `person`'s own sandbox account (what Crossfade adds in
+   * sandbox mode, decision 0022); the same person always has the same account.
+   */
+  withClaim(url: string, person: string, drive: 'google-drive' | 'dropbox'): Promise<string>;
   /** Moves the emulators' clock (token expiry) forward. */
   advance(ms: number): void;
   close(): Promise<void>;
@@ -30,14 +36,22 @@ export interface DriveEmulators {
 export async function startDriveEmulators(): Promise<DriveEmulators> {
   let offset = 0;
   const now = () => Date.now() + offset;
+  // A fixed secret: the tests' accounts are the same every run.
+  const accountSecret = new Uint8Array(32).fill(7);
+  const claims = new SandboxAccountClaims(accountSecret);
   const root = new Hono();
   root.route(
     '/sandbox/google-drive',
-    createGoogleDriveEmulator({ appOrigin: TEST_APP_ORIGIN, basePath: '/sandbox/google-drive', now }),
+    createGoogleDriveEmulator({
+      appOrigin: TEST_APP_ORIGIN,
+      basePath: '/sandbox/google-drive',
+      accountSecret,
+      now,
+    }),
   );
   root.route(
     '/sandbox/dropbox',
-    createDropboxEmulator({ appOrigin: TEST_APP_ORIGIN, basePath: '/sandbox/dropbox', now }),
+    createDropboxEmulator({ appOrigin: TEST_APP_ORIGIN, basePath: '/sandbox/dropbox', accountSecret, now }),
   );
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const started = serve({ fetch: root.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(started));
@@ -62,6 +76,7 @@ export async function startDriveEmulators(): Promise<DriveEmulators> {
       apiUrl: `${dropbox}/api`,
       contentUrl: `${dropbox}/content`,
     },
+    withClaim: async (url, person, drive) => (await claims.addTo(new URL(url), person, drive)).toString(),
     advance: (ms) => {
       offset += ms;
     },

@@ -10,4 +10,8 @@ export const ROOMY_LIMITS: Record<string, string> = {
   EVENTS_PER_10_SECONDS: '100000',
   ONBOARDING_REPLIES_PER_MINUTE: '10000',
   REGION_LOCK_TRACKS_PER_DAY: '1000000',
+  SANDBOX_CONSENTS_PER_HOUR: '10000',
 };
+
+/** Test servers let a test name the fixed library of a sandbox account it connects (decision 0022). */
+export const TEST_SANDBOX_SCENARIOS: Record<string, string> = { SANDBOX_TEST_SCENARIOS: 'true' };

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { ROOMY_LIMITS } from './roomy-limits';
+import { ROOMY_LIMITS, TEST_SANDBOX_SCENARIOS } from './roomy-limits';
 import { SERVER_BUNDLE_ENV } from './server-bundle';
 
 /**
@@ -47,7 +47,7 @@ export function entryCommand(entry: string): string[] {
 /** Spawns an entry point and collects its output. */
 function spawnEntry(entry: string, env: Record<string, string>) {
   const child = spawn(process.execPath, entryCommand(entry), {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...ROOMY_LIMITS, ...env },
+    env: { ...process.env, LOG_LEVEL: 'warn', ...ROOMY_LIMITS, ...TEST_SANDBOX_SCENARIOS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -11,7 +11,7 @@ import type { AppDeps } from '../app-context';
 import { type Config, loadConfig } from '../config';
 import { createLogger, type Logger } from '../logger';
 import { createRuntime } from '../runtime';
-import { ROOMY_LIMITS } from './roomy-limits';
+import { ROOMY_LIMITS, TEST_SANDBOX_SCENARIOS } from './roomy-limits';
 import { createTestDatabase } from './test-database';
 
 /**
@@ -57,6 +57,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     PUBLIC_URL: url,
     SANDBOX_RATE_LIMIT: '0',
     ...ROOMY_LIMITS,
+    ...TEST_SANDBOX_SCENARIOS,
     ...options.env,
   });
   const { deps, mounts, jobRunner } = await createRuntime(

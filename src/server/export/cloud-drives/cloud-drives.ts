@@ -15,7 +15,7 @@ import {
   type CloudSave,
 } from '../../../shared/api/export';
 import type { AppDeps } from '../../app-context';
-import { ConnectionFailed, safeReturnPath, sandboxAccountKey } from '../../connections/provider-runtime';
+import { ConnectionFailed, safeReturnPath } from '../../connections/provider-runtime';
 import { badRequest, conflict, DomainError, rateLimited, unavailable } from '../../domain-errors';
 import { assertVault } from '../../plans/plan-limits';
 import type { ExportFile } from '../export-files';
@@ -109,11 +109,15 @@ export class CloudDrives {
     assertVault(user.plan, CLOUD_SAVE_FEATURE);
     const setup = this.setup(drive);
     const state = randomBytes(24).toString('base64url');
-    // In sandbox mode the emulator signs the person in to their own sandbox account, as the music ones do.
-    const extraParams = setup.sandbox ? { sandbox_account: sandboxAccountKey(user.id) } : {};
-    const { url, verifier } = setup.google
-      ? await googleAuthorization(setup.google, { state, extraParams })
-      : await dropboxAuthorization(this.dropboxApp(setup), { state, extraParams });
+    const authorization = setup.google
+      ? await googleAuthorization(setup.google, { state })
+      : await dropboxAuthorization(this.dropboxApp(setup), { state });
+    const { verifier } = authorization;
+    // In sandbox mode the emulator signs the person in to their own sandbox account, named by a claim the
+    // app signs and binds to this sign-in, as for the music services (decision 0022).
+    const url = setup.sandbox
+      ? (await this.deps.providers.addSandboxClaim(new URL(authorization.url), user.id, drive)).toString()
+      : authorization.url;
     await this.deps.providers.oauthRequests.remember({
       userId: user.id,
       service: drive,

@@ -17,9 +17,8 @@ afterAll(async () => {
 async function connect(account: string, options: { scopes?: string[] } = {}) {
   const { url, verifier } = await dropboxAuthorization(emulators.dropbox, {
     state: `state-${account}`,
-    extraParams: { sandbox_account: account },
   });
-  const consent = await consentTo(url, options);
+  const consent = await consentTo(await emulators.withClaim(url, account, 'dropbox'), options);
   expect(consent.redirect.searchParams.get('state')).toBe(`state-${account}`);
   const tokens = await exchangeDropboxCode(
     emulators.dropbox,
@@ -115,11 +114,8 @@ describe('Dropbox client against the emulator', () => {
   });
 
   it('checks the PKCE verifier', async () => {
-    const { url } = await dropboxAuthorization(emulators.dropbox, {
-      state: 's',
-      extraParams: { sandbox_account: 'dropboxpkce001' },
-    });
-    const consent = await consentTo(url);
+    const { url } = await dropboxAuthorization(emulators.dropbox, { state: 's' });
+    const consent = await consentTo(await emulators.withClaim(url, 'dropboxpkce001', 'dropbox'));
     const other = await dropboxAuthorization(emulators.dropbox, { state: 's2' });
     await expect(
       exchangeDropboxCode(emulators.dropbox, consent.redirect.searchParams.get('code') ?? '', other.verifier),

@@ -23,9 +23,8 @@ afterAll(async () => {
 async function connect(account: string, options: { scopes?: string[] } = {}) {
   const { url, verifier } = await googleAuthorization(emulators.google, {
     state: `state-${account}`,
-    extraParams: { sandbox_account: account },
   });
-  const consent = await consentTo(url, options);
+  const consent = await consentTo(await emulators.withClaim(url, account, 'google-drive'), options);
   expect(consent.redirect.searchParams.get('state')).toBe(`state-${account}`);
   const tokens = await exchangeGoogleCode(
     emulators.google,
@@ -122,15 +121,48 @@ describe('Google Drive client against the emulator', () => {
   });
 
   it('checks the PKCE verifier: a code exchanged with another verifier is refused', async () => {
-    const { url } = await googleAuthorization(emulators.google, {
-      state: 's',
-      extraParams: { sandbox_account: 'gdrivepkce0001' },
-    });
-    const consent = await consentTo(url);
+    const { url } = await googleAuthorization(emulators.google, { state: 's' });
+    const consent = await consentTo(await emulators.withClaim(url, 'gdrivepkce0001', 'google-drive'));
     const other = await googleAuthorization(emulators.google, { state: 's2' });
     await expect(
       exchangeGoogleCode(emulators.google, consent.redirect.searchParams.get('code') ?? '', other.verifier),
     ).rejects.toMatchObject({ message: expect.stringContaining('Invalid code verifier') });
+  });
+});
+
+describe('the sandbox account a consent signs in to (decision 0022)', () => {
+  const refusal = async (url: string) => {
+    const page = await fetch(url);
+    return { status: page.status, text: await page.text() };
+  };
+
+  it('refuses an account claim that was edited, guessed or issued for another sign-in, and one used before', async () => {
+    const { url } = await googleAuthorization(emulators.google, { state: 'claim-1' });
+    const signed = new URL(await emulators.withClaim(url, 'gdriveclaim01', 'google-drive'));
+    const claim = signed.searchParams.get('sandbox_account') ?? '';
+
+    const edited = new URL(signed);
+    edited.searchParams.set('sandbox_account', `${claim.slice(0, -4)}AAAA`);
+    expect(await refusal(edited.toString())).toMatchObject({
+      status: 403,
+      text: expect.stringContaining('was changed'),
+    });
+
+    // A bare account key (what anyone could type) is no claim at all.
+    const guessed = new URL(signed);
+    guessed.searchParams.set('sandbox_account', 'a'.repeat(64));
+    expect((await refusal(guessed.toString())).status).toBe(403);
+
+    // The same claim on another sign-in request (another state) is refused.
+    const other = new URL((await googleAuthorization(emulators.google, { state: 'claim-2' })).url);
+    other.searchParams.set('sandbox_account', claim);
+    expect(await refusal(other.toString())).toMatchObject({
+      status: 403,
+      text: expect.stringContaining('another app or sign-in request'),
+    });
+
+    await consentTo(signed.toString());
+    await expect(consentTo(signed.toString())).rejects.toThrow(/already used/);
   });
 });
 
@@ -149,7 +181,7 @@ describe('Google emulator wire format', () => {
   it('refuses an unknown redirect URI on its consent page and a query it cannot parse', async () => {
     const { url } = await googleAuthorization(
       { ...emulators.google, redirectUri: 'https://evil.example/callback' },
-      { state: 's', extraParams: { sandbox_account: 'gdrivewire0001' } },
+      { state: 's' },
     );
     const page = await fetch(url);
     expect(page.status).toBe(400);

@@ -64,7 +64,8 @@ export async function startAppleSandbox(
     },
   );
   const origin = `http://127.0.0.1:${port}`;
-  const signer = createDeveloperTokenSigner(keys);
+  // Issued for the origin of the consent page's redirect address, as MusicKit tokens name their origin.
+  const signer = createDeveloperTokenSigner({ ...keys, origins: [CONSENT_REDIRECT_ORIGIN] });
   const musicUserToken = await signInThroughConsentPage(origin, await signer.getToken());
   requests.length = 0;
 
@@ -90,13 +91,16 @@ export async function startAppleSandbox(
   };
 }
 
+/** Where the test's consent page sends the person back to (the origin its developer tokens name). */
+export const CONSENT_REDIRECT_ORIGIN = 'http://localhost:5173';
+
 /** Clicks "Allow" on the sandbox consent page the way a browser submits its form. */
 export async function signInThroughConsentPage(
   origin: string,
   developerToken: string,
   decision: 'allow' | 'deny' = 'allow',
 ): Promise<string> {
-  const redirectUri = 'http://localhost:5173/api/auth/apple/callback';
+  const redirectUri = `${CONSENT_REDIRECT_ORIGIN}/api/auth/apple/callback`;
   const page = await fetch(
     `${origin}/sandbox/apple/authorize?${new URLSearchParams({ developer_token: developerToken, redirect_uri: redirectUri, state: 'xyz' })}`,
   );

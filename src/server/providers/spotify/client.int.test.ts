@@ -14,6 +14,7 @@ import { OWNER_WITHOUT_PREMIUM_MESSAGE } from './errors';
 import {
   connect,
   connectedProvider,
+  cookieHeader,
   RefreshingTokens,
   type SandboxServer,
   startSandbox,
@@ -174,9 +175,13 @@ describe('SpotifyProvider against the sandbox', () => {
     const created = await provider.createPlaylist('From Apple Music', 'Moved by Crossfade');
     // "Open in Spotify" leads to the emulator's own page for the playlist, never the real site.
     expect(created.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/.*/open/playlist/${created.id}$`));
-    const page = await fetch(created.url);
+    // A private playlist: its page shows it to its owner's browser, and asks anyone else to log in.
+    const page = await fetch(created.url, { headers: { cookie: cookieHeader(sandbox.browserCookies) } });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('From Apple Music');
+    const stranger = await fetch(created.url);
+    expect(stranger.status).toBe(401);
+    expect(await stranger.text()).not.toContain('From Apple Music');
     const ids = Array.from({ length: LONG_PLAYLIST_LENGTH }, (_, i) => fixtureSpotifyId(`long-${i + 1}`));
     const uris = [...ids, ...ids, ...ids.slice(0, 10)].map((id) => `spotify:track:${id}`);
     const progress: number[] = [];

@@ -186,6 +186,33 @@ describe.each(['extended', 'development'] as const)(
       expect(validate('/playlists/{playlist_id}/items', 'post', 201, added.body)).toEqual([]);
     });
 
+    it('PUT /playlists/{id}/items (200): reorder, then replace', async () => {
+      sandbox = await startSandbox({ mode: tier });
+      const { accessToken } = await connect(sandbox);
+      const created = await call(accessToken, '/me/playlists', {
+        method: 'POST',
+        body: JSON.stringify({ name: 'Reordered', public: false }),
+      });
+      const id = (created.body as { id: string }).id;
+      const uris = [FIXTURE_KEYS.heaven, FIXTURE_KEYS.goldenHour].map(
+        (key) => `spotify:track:${fixtureSpotifyId(key)}`,
+      );
+      await call(accessToken, `/playlists/${id}/items`, { method: 'POST', body: JSON.stringify({ uris }) });
+      const moved = await call(accessToken, `/playlists/${id}/items`, {
+        method: 'PUT',
+        body: JSON.stringify({ range_start: 1, insert_before: 0 }),
+      });
+      expect(moved.status).toBe(200);
+      expect(validate('/playlists/{playlist_id}/items', 'put', 200, moved.body)).toEqual([]);
+      const replaced = await call(accessToken, `/playlists/${id}/items`, {
+        method: 'PUT',
+        body: JSON.stringify({ uris: [uris[0]] }),
+      });
+      expect(replaced.status).toBe(200);
+      expect(validate('/playlists/{playlist_id}/items', 'put', 200, replaced.body)).toEqual([]);
+      expect(replaced.body).not.toEqual(moved.body);
+    });
+
     it('the library: /me/tracks, /me/albums, /me/library, /albums/{id}, album tracks and album search', async () => {
       const catalog = generateCatalog({ seed: 'conformance', trackCount: 3000 });
       sandbox = await startSandbox({ mode: tier, catalog });

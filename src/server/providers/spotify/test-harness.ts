@@ -35,13 +35,19 @@ export interface SandboxServer {
   faults: Faults;
   /** Web API calls that reached the fault switch (including failed ones). */
   apiCalls: number;
+  /** The cookies of the browser that consented (the emulator's web session), as a `cookie` header. */
+  browserCookies: Map<string, string>;
   close(): Promise<void>;
 }
 
 export async function startSandbox(
   options: Partial<SpotifyEmulatorOptions> & { catalog?: Catalog } = {},
 ): Promise<SandboxServer> {
-  const emulator = createSpotifyEmulator({ catalog: options.catalog ?? buildFixtureCatalog(), ...options });
+  const emulator = createSpotifyEmulator({
+    catalog: options.catalog ?? buildFixtureCatalog(),
+    redirectUris: [REDIRECT_URI],
+    ...options,
+  });
   let failures = 0;
   let failureStatus = 503;
   let malformed = 0;
@@ -51,6 +57,7 @@ export async function startSandbox(
     accountsBaseUrl: '',
     apiBaseUrl: '',
     apiCalls: 0,
+    browserCookies: new Map(),
     faults: {
       failNext(count, status = 503) {
         failures = count;
@@ -89,10 +96,14 @@ export async function startSandbox(
   return sandbox;
 }
 
-/** What a person does on the consent page: the page's own form, submitted with one choice. */
+/**
+ * What a person does on the consent page: the page's own form, submitted with one choice. `browser`
+ * keeps the cookies the emulator sets (its web session), as a browser would.
+ */
 export async function submitConsent(
   authorizeUrl: string,
   choice: { account?: string; decision: 'agree' | 'cancel' },
+  browser?: Map<string, string>,
 ): Promise<URL> {
   const page = await fetch(authorizeUrl);
   const html = await page.text();
@@ -110,6 +121,10 @@ export async function submitConsent(
     body: form,
     redirect: 'manual',
   });
+  for (const cookie of answer.headers.getSetCookie()) {
+    const [name = '', value = ''] = (cookie.split(';')[0] ?? '').split('=');
+    browser?.set(name, value);
+  }
   const location = answer.headers.get('location');
   if (answer.status !== 302 || !location) throw new Error(`consent answered ${answer.status}`);
   return new URL(location);
@@ -117,6 +132,10 @@ export async function submitConsent(
 
 const decodeEntities = (value: string) =>
   value.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
+
+/** The `cookie` header of a browser's cookies. */
+export const cookieHeader = (cookies: Map<string, string>) =>
+  [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
 
 /** Runs the whole Authorization Code + PKCE flow as the app and a person would. */
 export async function connect(
@@ -131,7 +150,11 @@ export async function connect(
     ...(now ? { now } : {}),
   };
   const request = await createSpotifyAuthorization(config);
-  const callback = await submitConsent(request.url, { decision: 'agree', ...(account ? { account } : {}) });
+  const callback = await submitConsent(
+    request.url,
+    { decision: 'agree', ...(account ? { account } : {}) },
+    sandbox.browserCookies,
+  );
   return exchangeSpotifyCode({
     ...config,
     callback,
