@@ -26,10 +26,17 @@ describe.skipIf(!usesRealPostgres())('Idempotency-Key over two API processes on 
     const database = await createTestDatabase();
     databaseUrl = database.url ?? '';
     closeDatabase = () => database.close();
-    const sandbox = await startSandboxProcess({ DATA_DIR: dataDir, SANDBOX_RATE_LIMIT: '0' });
+    // Both API processes stand behind one address (a proxy's), whose Spotify callback the sandbox registers.
+    const publicUrl = 'http://127.0.0.1:1';
+    const sandbox = await startSandboxProcess({
+      DATA_DIR: dataDir,
+      SANDBOX_RATE_LIMIT: '0',
+      PUBLIC_URL: publicUrl,
+    });
     processes.push(sandbox);
     const common = {
       DATA_DIR: dataDir,
+      PUBLIC_URL: publicUrl,
       DATABASE_URL: databaseUrl,
       SANDBOX_URL: sandbox.url,
       TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
