@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { MatchRule, MatchRuleEdit } from '../../../shared/api/match-rules';
 import { SERVICE_LABELS } from '../../../shared/services';
@@ -7,7 +6,7 @@ import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../hooks/use-toast';
 import { serverMessage } from '../../lib/api-client';
-import { deleteMatchRule, editMatchRule, searchForRule, useMatchRules } from './match-rules-api';
+import { searchForRule, useDeleteMatchRule, useEditMatchRule, useMatchRules } from './match-rules-api';
 
 const describeTrack = (track: { name: string; artists: string[] }) =>
   track.artists.length > 0 ? `${track.name} — ${track.artists.join(', ')}` : track.name;
@@ -45,16 +44,17 @@ export function MatchRuleList() {
 function RuleItem({ rule }: { rule: MatchRule }) {
   const [editing, setEditing] = useState(false);
   const editorId = useId();
-  const remove = useMutation({
-    mutationFn: () => deleteMatchRule(rule.id),
-    onSuccess: () => toast({ title: 'Rule deleted', description: describeTrack(rule.sourceTrack) }),
-    onError: (error) =>
-      toast({
-        title: 'The rule could not be deleted',
-        description: serverMessage(error) ?? 'Please try again.',
-        variant: 'destructive',
-      }),
-  });
+  const remove = useDeleteMatchRule(rule.id);
+  const deleteRule = () =>
+    remove.mutate(undefined, {
+      onSuccess: () => toast({ title: 'Rule deleted', description: describeTrack(rule.sourceTrack) }),
+      onError: (error) =>
+        toast({
+          title: 'The rule could not be deleted',
+          description: serverMessage(error) ?? 'Please try again.',
+          variant: 'destructive',
+        }),
+    });
   const route = `${SERVICE_LABELS[rule.sourceService]} → ${SERVICE_LABELS[rule.destinationService]}`;
   const song = describeTrack(rule.sourceTrack);
   return (
@@ -84,7 +84,7 @@ function RuleItem({ rule }: { rule: MatchRule }) {
             variant="outline"
             size="sm"
             disabled={remove.isPending}
-            onClick={() => remove.mutate()}
+            onClick={deleteRule}
             aria-label={`Delete the rule for ${song}`}
           >
             {remove.isPending ? 'Deleting…' : 'Delete'}
@@ -104,25 +104,26 @@ function RuleItem({ rule }: { rule: MatchRule }) {
 function RuleEditor({ rule, onDone }: { rule: MatchRule; onDone: () => void }) {
   const [query, setQuery] = useState(`${rule.sourceTrack.name} ${rule.sourceTrack.artists[0] ?? ''}`.trim());
   const destination = SERVICE_LABELS[rule.destinationService];
-  const edit = useMutation({
-    mutationFn: (change: MatchRuleEdit) => editMatchRule(rule.id, change),
-    onSuccess: (updated) => {
-      toast({
-        title: 'Rule updated',
-        description:
-          updated.action === 'skip' || !updated.destinationTrack
-            ? `${describeTrack(updated.sourceTrack)}: not on ${destination}`
-            : `${describeTrack(updated.sourceTrack)}: always ${describeTrack(updated.destinationTrack)}`,
-      });
-      onDone();
-    },
-    onError: (error) =>
-      toast({
-        title: 'The rule could not be changed',
-        description: serverMessage(error) ?? 'Please try again.',
-        variant: 'destructive',
-      }),
-  });
+  const edit = useEditMatchRule(rule.id);
+  const change = (next: MatchRuleEdit) =>
+    edit.mutate(next, {
+      onSuccess: (updated) => {
+        toast({
+          title: 'Rule updated',
+          description:
+            updated.action === 'skip' || !updated.destinationTrack
+              ? `${describeTrack(updated.sourceTrack)}: not on ${destination}`
+              : `${describeTrack(updated.sourceTrack)}: always ${describeTrack(updated.destinationTrack)}`,
+        });
+        onDone();
+      },
+      onError: (error) =>
+        toast({
+          title: 'The rule could not be changed',
+          description: serverMessage(error) ?? 'Please try again.',
+          variant: 'destructive',
+        }),
+    });
   return (
     <div className="grid gap-3 border-t border-slate-200 pt-3">
       <DestinationSearch
@@ -132,7 +133,7 @@ function RuleEditor({ rule, onDone }: { rule: MatchRule; onDone: () => void }) {
         search={(text) => searchForRule(rule.id, text)}
         currentId={rule.action === 'choose' ? rule.destinationTrack?.id : undefined}
         busy={edit.isPending}
-        onUse={(candidate) => edit.mutate({ action: 'choose', trackId: candidate.track.id })}
+        onUse={(candidate) => change({ action: 'choose', trackId: candidate.track.id })}
       />
       {rule.action === 'choose' ? (
         <div>
@@ -140,7 +141,7 @@ function RuleEditor({ rule, onDone }: { rule: MatchRule; onDone: () => void }) {
             variant="outline"
             size="sm"
             disabled={edit.isPending}
-            onClick={() => edit.mutate({ action: 'skip' })}
+            onClick={() => change({ action: 'skip' })}
           >
             Not on {destination}
           </Button>

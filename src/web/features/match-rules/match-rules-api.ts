@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { type MatchRuleEdit, matchRuleListSchema, matchRuleSchema } from '../../../shared/api/match-rules';
 import { candidateSchema } from '../../../shared/api/transfer';
 import { noContentSchema, request } from '../../lib/api-client';
@@ -16,10 +16,11 @@ export const matchRulesQuery = () =>
 export const useMatchRules = () => useQuery(matchRulesQuery());
 
 /** Deleting a rule changes the list, so it is read again. */
-export async function deleteMatchRule(id: string) {
-  await request(noContentSchema, 'DELETE', rulePath(id));
-  await queryClient.invalidateQueries({ queryKey: MATCH_RULES_KEY, exact: true });
-}
+export const useDeleteMatchRule = (id: string) =>
+  useMutation({
+    mutationFn: () => request(noContentSchema, 'DELETE', rulePath(id)),
+    onSuccess: () => matchRulesChanged(),
+  });
 
 /** A fix on a match row saves or forgets a rule on the server: the list is stale. */
 export const matchRulesChanged = () =>
@@ -28,11 +29,11 @@ export const matchRulesChanged = () =>
 const rulePath = (id: string) => `/api/match-rules/${encodeURIComponent(id)}`;
 
 /** Changing what a rule does changes the list, so it is read again. */
-export async function editMatchRule(id: string, edit: MatchRuleEdit) {
-  const rule = await request(matchRuleSchema, 'PATCH', rulePath(id), edit);
-  await matchRulesChanged();
-  return rule;
-}
+export const useEditMatchRule = (id: string) =>
+  useMutation({
+    mutationFn: (edit: MatchRuleEdit) => request(matchRuleSchema, 'PATCH', rulePath(id), edit),
+    onSuccess: () => matchRulesChanged(),
+  });
 
 /** Destination tracks for a rule's song, scored against it. */
 export const searchForRule = (id: string, query: string) =>

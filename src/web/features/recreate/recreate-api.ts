@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import {
   type RecreateRequest,
   type RowProblemDto,
@@ -14,23 +15,29 @@ export interface RebuiltPlaylist {
   originService: 'spotify' | 'apple' | null;
 }
 
+/** The three ways back to a lost playlist: typed titles, an old CSV export, or a link that still opens. */
+export type RecreateSource =
+  | { from: 'list'; recreate: RecreateRequest }
+  | { from: 'link'; playlistUrl: string }
+  | { from: 'csv'; file: File };
+
+async function rebuild(source: RecreateSource): Promise<RebuiltPlaylist> {
+  switch (source.from) {
+    case 'list':
+      return request(recreateResponseSchema, 'POST', '/api/recreate', source.recreate);
+    case 'link':
+      return request(recreateResponseSchema, 'POST', '/api/recreate/from-link', {
+        playlistUrl: source.playlistUrl,
+      });
+    case 'csv': {
+      const answer = await importCsv(source.file);
+      return { playlist: answer.playlist, problems: answer.warnings, originService: null };
+    }
+  }
+}
+
 /** Each way of rebuilding saves an imported playlist: the lists of playlists are read again. */
-export async function recreateFromList(recreate: RecreateRequest) {
-  const answer = await request(recreateResponseSchema, 'POST', '/api/recreate', recreate);
-  await invalidatePlaylists();
-  return answer;
-}
-
-export async function recreateFromLink(playlistUrl: string) {
-  const answer = await request(recreateResponseSchema, 'POST', '/api/recreate/from-link', { playlistUrl });
-  await invalidatePlaylists();
-  return answer;
-}
-
-export async function recreateFromCsv(file: File): Promise<RebuiltPlaylist> {
-  const answer = await importCsv(file);
-  return { playlist: answer.playlist, problems: answer.warnings, originService: null };
-}
+export const useRecreate = () => useMutation({ mutationFn: rebuild, onSuccess: () => invalidatePlaylists() });
 
 /** The row problems a 400 carried (`{message, problems}`), for listing under the form. */
 export const problemsOf = rowProblems;

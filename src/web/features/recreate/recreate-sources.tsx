@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from 'react';
-import { RECREATE_MESSAGES, type RowProblemDto } from '../../../shared/api/recreate';
+import { RECREATE_MESSAGES } from '../../../shared/api/recreate';
 import { Button } from '../../components/ui/button';
 import { Label } from '../../components/ui/label';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
@@ -7,15 +7,9 @@ import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../hooks/use-toast';
 import { serverMessage } from '../../lib/api-client';
 import { ProblemList } from './problem-list';
-import {
-  problemsOf,
-  type RebuiltPlaylist,
-  recreateFromCsv,
-  recreateFromLink,
-  recreateFromList,
-} from './recreate-api';
+import { problemsOf, type RebuiltPlaylist, type RecreateSource, useRecreate } from './recreate-api';
 
-type Run = (work: () => Promise<RebuiltPlaylist>) => Promise<void>;
+type Run = (source: RecreateSource) => void;
 
 function PasteList({ run, busy }: { run: Run; busy: boolean }) {
   const textId = useId();
@@ -39,7 +33,7 @@ function PasteList({ run, busy }: { run: Run; busy: boolean }) {
       });
       return;
     }
-    void run(() => recreateFromList({ name: name.trim(), text }));
+    run({ from: 'list', recreate: { name: name.trim(), text } });
   };
   return (
     <form className="grid gap-4" aria-label="Paste a list of songs" onSubmit={submit} noValidate>
@@ -82,7 +76,7 @@ function CsvFile({ run, busy }: { run: Run; busy: boolean }) {
         onChange={(event) => {
           const file = event.target.files?.[0];
           event.target.value = '';
-          if (file) void run(() => recreateFromCsv(file));
+          if (file) run({ from: 'csv', file });
         }}
         className="text-sm"
       />
@@ -102,7 +96,7 @@ function ShareLink({ run, busy }: { run: Run; busy: boolean }) {
       });
       return;
     }
-    void run(() => recreateFromLink(url.trim()));
+    run({ from: 'link', playlistUrl: url.trim() });
   };
   return (
     <form className="grid gap-4" aria-label="Rebuild from a share link" onSubmit={submit} noValidate>
@@ -124,24 +118,19 @@ function ShareLink({ run, busy }: { run: Run; busy: boolean }) {
 
 /** The three ways back to a lost playlist: typed titles, an old CSV export, or a link that still opens. */
 export function RecreateSources({ onRebuilt }: { onRebuilt: (result: RebuiltPlaylist) => void }) {
-  const [busy, setBusy] = useState(false);
-  const [problems, setProblems] = useState<RowProblemDto[]>([]);
-  const run: Run = async (work) => {
-    setBusy(true);
-    setProblems([]);
-    try {
-      onRebuilt(await work());
-    } catch (error) {
-      setProblems(problemsOf(error));
-      toast({
-        title: 'Could not rebuild the playlist',
-        description: serverMessage(error) ?? 'Please try again.',
-        variant: 'destructive',
-      });
-    } finally {
-      setBusy(false);
-    }
-  };
+  const recreate = useRecreate();
+  const busy = recreate.isPending;
+  const problems = recreate.error ? problemsOf(recreate.error) : [];
+  const run: Run = (source) =>
+    recreate.mutate(source, {
+      onSuccess: onRebuilt,
+      onError: (error) =>
+        toast({
+          title: 'Could not rebuild the playlist',
+          description: serverMessage(error) ?? 'Please try again.',
+          variant: 'destructive',
+        }),
+    });
   return (
     <div className="grid gap-4">
       <Tabs defaultValue="list">

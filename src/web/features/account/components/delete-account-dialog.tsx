@@ -1,47 +1,44 @@
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Loader2, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useLocation } from 'wouter';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
-import { AUTH_STATUS_KEY, SIGNED_OUT } from '../../../hooks/use-auth';
 import { toast } from '../../../hooks/use-toast';
-import { noContentSchema, request, serverMessage } from '../../../lib/api-client';
+import { serverMessage } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
 import { track } from '../../../lib/track';
+import { useDeleteAccount } from '../account-api';
 
 /** Deleting is permanent, so the person types their username before the button unlocks. */
 export function DeleteAccountDialog({ username }: { username: string }) {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
   const inputId = useId();
-  const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const matches = typed.trim().toLowerCase() === username.toLowerCase();
 
-  const remove = useMutation({
-    mutationFn: () => request(noContentSchema, 'DELETE', '/api/account', { confirmUsername: typed.trim() }),
-    onSuccess: async () => {
-      track('account_deleted');
-      setOpen(false);
-      navigate(paths.home);
-      toast({
-        title: 'Your account has been deleted',
-        description: 'Everything Crossfade stored about you has been removed.',
-      });
-      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== AUTH_STATUS_KEY[0] });
-      queryClient.setQueryData(AUTH_STATUS_KEY, SIGNED_OUT);
-      await queryClient.invalidateQueries({ queryKey: AUTH_STATUS_KEY });
-    },
-    onError: (error) =>
-      toast({
-        title: 'Your account was not deleted',
-        description: serverMessage(error) ?? 'Please try again.',
-        variant: 'destructive',
-      }),
+  const remove = useDeleteAccount(() => {
+    track('account_deleted');
+    setOpen(false);
+    navigate(paths.home);
   });
+  const deleteAccount = () =>
+    remove.mutate(typed.trim(), {
+      onSuccess: () => {
+        toast({
+          title: 'Your account has been deleted',
+          description: 'Everything Crossfade stored about you has been removed.',
+        });
+      },
+      onError: (error) =>
+        toast({
+          title: 'Your account was not deleted',
+          description: serverMessage(error) ?? 'Please try again.',
+          variant: 'destructive',
+        }),
+    });
 
   return (
     <AlertDialog.Root
@@ -72,7 +69,7 @@ export function DeleteAccountDialog({ username }: { username: string }) {
             className="grid gap-4"
             onSubmit={(event) => {
               event.preventDefault();
-              if (matches && !remove.isPending) remove.mutate();
+              if (matches && !remove.isPending) deleteAccount();
             }}
           >
             <div className="grid gap-2">

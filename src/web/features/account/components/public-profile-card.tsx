@@ -1,30 +1,26 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
-import { type AccountProfile, accountProfileSchema } from '../../../../shared/api/account';
+import type { AccountProfile } from '../../../../shared/api/account';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Label } from '../../../components/ui/label';
 import { Switch } from '../../../components/ui/switch';
 import { toast } from '../../../hooks/use-toast';
-import { request, serverMessage } from '../../../lib/api-client';
-import { ACCOUNT_KEY } from '../account-api';
+import { serverMessage } from '../../../lib/api-client';
+import { useSetPublicProfile } from '../account-api';
 
 export function PublicProfileCard({ profile }: { profile: AccountProfile }) {
   const id = useId();
-  const queryClient = useQueryClient();
-  const update = useMutation({
-    mutationFn: async (publicProfile: boolean) =>
-      request(accountProfileSchema, 'PATCH', '/api/account', { publicProfile }),
-    onSuccess: (next) => {
-      queryClient.setQueryData(ACCOUNT_KEY, next);
-      toast({ title: next.publicProfile ? 'Your profile is public' : 'Your profile is private' });
-    },
-    onError: (error) =>
-      toast({
-        title: 'Could not change your profile',
-        description: serverMessage(error) ?? 'Please try again.',
-        variant: 'destructive',
-      }),
-  });
+  const update = useSetPublicProfile();
+  const setPublic = (value: boolean) =>
+    update.mutate(value, {
+      onSuccess: (next) =>
+        toast({ title: next.publicProfile ? 'Your profile is public' : 'Your profile is private' }),
+      onError: (error) =>
+        toast({
+          title: 'Could not change your profile',
+          description: serverMessage(error) ?? 'Please try again.',
+          variant: 'destructive',
+        }),
+    });
   const checked = update.isPending ? (update.variables ?? profile.publicProfile) : profile.publicProfile;
   return (
     <Card>
@@ -42,7 +38,7 @@ export function PublicProfileCard({ profile }: { profile: AccountProfile }) {
             checked={checked}
             disabled={update.isPending}
             aria-describedby={`${id}-hint`}
-            onCheckedChange={(value) => update.mutate(value)}
+            onCheckedChange={setPublic}
           />
           <Label htmlFor={id}>Show my taste graph and timeline to others</Label>
         </div>
