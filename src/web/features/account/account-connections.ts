@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { connectionRegionResponseSchema } from '../../../shared/api/connections';
 import { SERVICE_LABELS, type ServiceId } from '../../../shared/services';
 import { AUTH_STATUS_KEY } from '../../hooks/use-auth';
@@ -13,7 +14,7 @@ import { ACCOUNT_KEY } from './account-api';
  * Connect and disconnect from /account: the same calls as the transfer wizard, coming back to /account,
  * where `?connected=` / `?connectError=` are announced (see use-connection-announcement.ts).
  */
-export async function connectFromAccount(service: ServiceId): Promise<void> {
+async function connectFromAccount(service: ServiceId): Promise<void> {
   try {
     if ((await startConnection(service, paths.account)) === 'redirected') return;
     await refreshConnections();
@@ -28,7 +29,7 @@ export async function connectFromAccount(service: ServiceId): Promise<void> {
   }
 }
 
-export async function disconnectFromAccount(service: ServiceId): Promise<void> {
+async function disconnectFromAccount(service: ServiceId): Promise<void> {
   try {
     await endConnection(service);
     await refreshConnections();
@@ -50,7 +51,7 @@ export async function refreshConnections() {
 }
 
 /** The person says which country their account is in, when the service did not tell us. */
-export async function setConnectionRegion(service: ServiceId, region: string): Promise<void> {
+async function setConnectionRegion(service: ServiceId, region: string): Promise<void> {
   try {
     await request(connectionRegionResponseSchema, 'PUT', `/api/auth/${service}/region`, { region });
     await refreshConnections();
@@ -63,3 +64,19 @@ export async function setConnectionRegion(service: ServiceId, region: string): P
     });
   }
 }
+
+/** One change to a connection made on /account; each says how it went in a toast of its own. */
+export type ConnectionChange =
+  | { service: ServiceId; change: 'connect' }
+  | { service: ServiceId; change: 'disconnect' }
+  | { service: ServiceId; change: 'region'; region: string };
+
+/** Connect, disconnect or name the country of a service; `isPending` while one runs (one at a time). */
+export const useConnectionChange = () =>
+  useMutation({
+    mutationFn: (change: ConnectionChange) => {
+      if (change.change === 'connect') return connectFromAccount(change.service);
+      if (change.change === 'disconnect') return disconnectFromAccount(change.service);
+      return setConnectionRegion(change.service, change.region);
+    },
+  });

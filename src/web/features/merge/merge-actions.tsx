@@ -1,11 +1,10 @@
-import { useState } from 'react';
 import type { MergedTrack } from '../../../shared/api/merge';
 import type { ServiceId } from '../../../shared/services';
 import { Button } from '../../components/ui/button';
 import { toast } from '../../hooks/use-toast';
 import { failureDescription } from '../../lib/failure-description';
 import { copyText } from './copy-text';
-import { mergedPlaylistUrl, savePlaylist } from './merge-api';
+import { mergedPlaylistUrl, useSaveMergedPlaylist } from './merge-api';
 
 /** "Save to My Library" and "Share with Friend" with the spec's toasts (sections 2 and 8). */
 export function MergeActions({
@@ -21,30 +20,33 @@ export function MergeActions({
   service?: ServiceId;
   canSave?: boolean;
 }) {
-  const [saving, setSaving] = useState(false);
-  const save = async () => {
-    setSaving(true);
-    try {
-      const saved = await savePlaylist({
+  const saveMerged = useSaveMergedPlaylist();
+  const saving = saveMerged.isPending;
+  const save = () =>
+    saveMerged.mutate(
+      {
         playlistName,
         tracks: tracks.map((track) => track.id),
         newPlaylistId,
         ...(service ? { service } : {}),
-      });
-      toast({ title: 'Playlist saved!', description: `${saved.saved} tracks added to "${playlistName}".` });
-    } catch (error) {
-      toast({
-        title: 'Save Failed',
-        description: failureDescription(
-          'Could not save the playlist to your library. Please try again.',
-          error,
-        ),
-        variant: 'destructive',
-      });
-    } finally {
-      setSaving(false);
-    }
-  };
+      },
+      {
+        onSuccess: (saved) =>
+          toast({
+            title: 'Playlist saved!',
+            description: `${saved.saved} tracks added to "${playlistName}".`,
+          }),
+        onError: (error) =>
+          toast({
+            title: 'Save Failed',
+            description: failureDescription(
+              'Could not save the playlist to your library. Please try again.',
+              error,
+            ),
+            variant: 'destructive',
+          }),
+      },
+    );
   const share = async () => {
     try {
       await copyText(mergedPlaylistUrl(newPlaylistId));

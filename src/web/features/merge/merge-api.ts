@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation } from '@tanstack/react-query';
 import {
   type AcceptInvitationRequest,
   createInvitationResponseSchema,
@@ -62,11 +62,12 @@ export async function setMergePublic(id: string, isPublic: boolean) {
 }
 
 /** Saves the merged playlist to the person's library: their lists of playlists are read again. */
-export async function savePlaylist(body: SavePlaylistRequest) {
-  const saved = await request(savePlaylistResponseSchema, 'POST', '/api/save-playlist', body);
-  await invalidatePlaylists();
-  return saved;
-}
+export const useSaveMergedPlaylist = () =>
+  useMutation({
+    mutationFn: (body: SavePlaylistRequest) =>
+      request(savePlaylistResponseSchema, 'POST', '/api/save-playlist', body),
+    onSuccess: () => invalidatePlaylists(),
+  });
 
 export async function createInvitation(body: {
   playlistId: string;

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { type CsvImportResponse, csvImportResponseSchema } from '../../../shared/api/playlists';
 import {
   type Candidate,
@@ -74,19 +75,21 @@ export type CsvImportAnswer = CsvImportResponse;
 
 /**
  * The file goes as the raw body; the server reads its name from the query for the playlist's name. The
- * imported playlist joins the person's lists, so they are read again.
+ * caller reads the person's lists again (the imported playlist joins them): `useImportCsv` does.
  */
-export async function importCsv(file: File): Promise<CsvImportAnswer> {
+export function importCsv(file: File): Promise<CsvImportAnswer> {
   const csv = file.type === 'text/csv' ? file : new Blob([file], { type: 'text/csv' });
-  const answer = await request(
+  return request(
     csvImportResponseSchema,
     'POST',
     `/api/import/csv?fileName=${encodeURIComponent(file.name)}`,
     csv,
   );
-  await invalidatePlaylists();
-  return answer;
 }
+
+/** "Import a CSV": the imported playlist joins the person's lists, so they are read again. */
+export const useImportCsv = () =>
+  useMutation({ mutationFn: importCsv, onSuccess: () => invalidatePlaylists() });
 
 const TERMINAL = new Set<JobView['status']>(['succeeded', 'failed', 'cancelled']);
 

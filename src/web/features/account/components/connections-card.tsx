@@ -1,11 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { AccountProfile } from '../../../../shared/api/account';
 import { SERVICE_LABELS, type ServiceId } from '../../../../shared/services';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { prepareAppleConnection } from '../../connections';
 import { formatDate } from '../account-api';
-import { connectFromAccount, disconnectFromAccount, setConnectionRegion } from '../account-connections';
+import { useConnectionChange } from '../account-connections';
 
 const SERVICES: ServiceId[] = ['spotify', 'apple'];
 /** Countries a person can name when the service does not tell us theirs (search answers per country). */
@@ -31,19 +31,12 @@ const COUNTRIES = [
 ];
 
 export function ConnectionsCard({ profile }: { profile: AccountProfile }) {
-  const [busy, setBusy] = useState<ServiceId | null>(null);
+  const connectionChange = useConnectionChange();
+  const busy = connectionChange.isPending;
   const appleButtonShown = !profile.connections.some((connection) => connection.service === 'apple');
   useEffect(() => {
     if (appleButtonShown) prepareAppleConnection();
   }, [appleButtonShown]);
-  const run = async (service: ServiceId, action: (service: ServiceId) => Promise<void>) => {
-    setBusy(service);
-    try {
-      await action(service);
-    } finally {
-      setBusy(null);
-    }
-  };
   return (
     <Card>
       <CardHeader>
@@ -79,9 +72,9 @@ export function ConnectionsCard({ profile }: { profile: AccountProfile }) {
                       <select
                         className="rounded border border-slate-300 px-1 py-0.5"
                         value={connection.region?.toUpperCase() ?? ''}
-                        disabled={busy !== null}
+                        disabled={busy}
                         onChange={(event) =>
-                          run(service, (chosen) => setConnectionRegion(chosen, event.target.value))
+                          connectionChange.mutate({ service, change: 'region', region: event.target.value })
                         }
                       >
                         {connection.region ? null : <option value="">Choose…</option>}
@@ -103,8 +96,8 @@ export function ConnectionsCard({ profile }: { profile: AccountProfile }) {
                   <Button
                     variant="outline"
                     size="sm"
-                    disabled={busy !== null}
-                    onClick={() => run(service, disconnectFromAccount)}
+                    disabled={busy}
+                    onClick={() => connectionChange.mutate({ service, change: 'disconnect' })}
                     aria-label={`Disconnect ${label}`}
                   >
                     Disconnect
@@ -112,8 +105,8 @@ export function ConnectionsCard({ profile }: { profile: AccountProfile }) {
                 ) : (
                   <Button
                     size="sm"
-                    disabled={busy !== null}
-                    onClick={() => run(service, connectFromAccount)}
+                    disabled={busy}
+                    onClick={() => connectionChange.mutate({ service, change: 'connect' })}
                     aria-label={`Connect ${label}`}
                   >
                     Connect

@@ -1,11 +1,11 @@
 import { Upload } from 'lucide-react';
-import { type ChangeEvent, useId, useRef, useState } from 'react';
+import { type ChangeEvent, useId, useRef } from 'react';
 import type { PlaylistSummary } from '../../../../shared/api/playlists';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { toast } from '../../../hooks/use-toast';
 import { rowProblems, serverMessage } from '../../../lib/api-client';
-import { type CsvImportAnswer, importCsv } from '../transfer-api';
+import { useImportCsv } from '../transfer-api';
 
 interface Problems {
   message: string;
@@ -27,33 +27,27 @@ export function CsvImportButton({
 }) {
   const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
-  const [busy, setBusy] = useState(false);
-  const [warnings, setWarnings] = useState<CsvImportAnswer['warnings']>([]);
-  const [problems, setProblems] = useState<Problems | null>(null);
+  const csvImport = useImportCsv();
+  const busy = csvImport.isPending;
+  const warnings = csvImport.data?.warnings ?? [];
+  const problems = csvImport.error ? problemsOf(csvImport.error) : null;
 
-  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
+  const onFile = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     event.target.value = '';
     if (!file) return;
-    setBusy(true);
-    setProblems(null);
-    setWarnings([]);
-    try {
-      const answer = await importCsv(file);
-      setWarnings(answer.warnings);
-      await onImported({
-        id: answer.playlist.id,
-        name: answer.playlist.name,
-        trackCount: answer.playlist.trackCount,
-      });
-      toast({ title: 'Playlist imported', description: `${answer.playlist.name} is ready to transfer.` });
-    } catch (error) {
-      const found = problemsOf(error);
-      setProblems(found);
-      toast({ title: 'Import failed', description: found.message, variant: 'destructive' });
-    } finally {
-      setBusy(false);
-    }
+    csvImport.mutate(file, {
+      onSuccess: async (answer) => {
+        await onImported({
+          id: answer.playlist.id,
+          name: answer.playlist.name,
+          trackCount: answer.playlist.trackCount,
+        });
+        toast({ title: 'Playlist imported', description: `${answer.playlist.name} is ready to transfer.` });
+      },
+      onError: (error) =>
+        toast({ title: 'Import failed', description: problemsOf(error).message, variant: 'destructive' }),
+    });
   };
 
   return (
@@ -66,7 +60,7 @@ export function CsvImportButton({
         className="sr-only"
         tabIndex={-1}
         aria-label="CSV file to import"
-        onChange={(event) => void onFile(event)}
+        onChange={onFile}
       />
       <Button variant="outline" disabled={busy} onClick={() => inputRef.current?.click()}>
         <Upload aria-hidden="true" className="h-4 w-4" />
