@@ -3,8 +3,6 @@ import { type CsvImportResponse, csvImportResponseSchema } from '../../../shared
 import {
   type Candidate,
   candidateSchema,
-  type JobView,
-  jobViewSchema,
   type MatchChoice,
   type MatchRow,
   type MatchSetView,
@@ -90,42 +88,3 @@ export function importCsv(file: File): Promise<CsvImportAnswer> {
 /** "Import a CSV": the imported playlist joins the person's lists, so they are read again. */
 export const useImportCsv = () =>
   useMutation({ mutationFn: importCsv, onSuccess: () => invalidatePlaylists() });
-
-const TERMINAL = new Set<JobView['status']>(['succeeded', 'failed', 'cancelled']);
-
-/**
- * Follows a job's server-sent events until it ends. EventSource reconnects by itself when a stream
- * closes, so the stream is closed here on the terminal event; a stream that breaks before one resolves
- * with the last view seen (the caller then asks for the result itself).
- */
-export function watchJob(
-  jobId: string,
-  onView: (view: JobView) => void,
-  signal?: AbortSignal,
-): Promise<JobView | null> {
-  return new Promise((resolve) => {
-    let last: JobView | null = null;
-    const source = new EventSource(`/api/jobs/${encodeURIComponent(jobId)}/events`, {
-      withCredentials: true,
-    });
-    const finish = () => {
-      source.close();
-      signal?.removeEventListener('abort', finish);
-      resolve(last);
-    };
-    signal?.addEventListener('abort', finish);
-    source.onmessage = (event: MessageEvent<string>) => {
-      let parsed: ReturnType<typeof jobViewSchema.safeParse>;
-      try {
-        parsed = jobViewSchema.safeParse(JSON.parse(event.data));
-      } catch {
-        return;
-      }
-      if (!parsed.success) return;
-      last = parsed.data;
-      onView(parsed.data);
-      if (TERMINAL.has(parsed.data.status)) finish();
-    };
-    source.onerror = finish;
-  });
-}

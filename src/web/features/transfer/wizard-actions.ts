@@ -10,6 +10,7 @@ import type { ServiceId } from '../../../shared/services';
 import { toast } from '../../hooks/use-toast';
 import { errorStatus, serverMessage } from '../../lib/api-client';
 import { averageConfidence } from '../../lib/confidence';
+import { watchJob } from '../../lib/job-progress';
 import { paths } from '../../lib/paths';
 import { queryClient } from '../../lib/query-client';
 import { track } from '../../lib/track';
@@ -25,7 +26,6 @@ import {
   retryTransfer,
   startMatching,
   startTransfer,
-  watchJob,
 } from './transfer-api';
 import { upgradeToast } from './upgrade-toast';
 import {

@@ -5,13 +5,14 @@ import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { toast } from '../../hooks/use-toast';
 import { serverMessage } from '../../lib/api-client';
-import { BACKUPS_KEY, isFinished, startBackup, useJob } from './vault-api';
+import { isJobFinished, useJobProgress } from '../../lib/job-progress';
+import { BACKUPS_KEY, startBackup } from './vault-api';
 
 /** "Back up now", with the job's progress until the new snapshots appear in the list. */
 export function BackupNow() {
   const queryClient = useQueryClient();
   const [jobId, setJobId] = useState<string | null>(null);
-  const job = useJob(jobId);
+  const job = useJobProgress(jobId);
   const start = useMutation({
     mutationFn: startBackup,
     onSuccess: (id) => setJobId(id),
@@ -31,7 +32,7 @@ export function BackupNow() {
     }
   }, [status, queryClient]);
 
-  const running = start.isPending || (jobId !== null && !isFinished(job.data) && !job.isError);
+  const running = start.isPending || (jobId !== null && !isJobFinished(job.data) && !job.isError);
   const progress = job.data?.progress;
   return (
     <div className="grid gap-3">

@@ -1,5 +1,4 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { type JobView, jobViewSchema } from '../../../shared/api/transfer';
 import {
   backupDetailSchema,
   backupStartedSchema,
@@ -33,25 +32,6 @@ export const useBackups = (enabled: boolean) => useQuery({ ...backupsQuery(), en
 
 export const useBackupDetail = (id: string, enabled: boolean) =>
   useQuery({ ...backupDetailQuery(id), enabled });
-
-const FINISHED: JobView['status'][] = ['succeeded', 'failed', 'cancelled'];
-export const isFinished = (job: JobView | undefined) => job !== undefined && FINISHED.includes(job.status);
-
-export const jobQuery = (jobId: string) =>
-  queryOptions({
-    queryKey: ['jobs', jobId],
-    queryFn: ({ signal }) =>
-      request(jobViewSchema, 'GET', `/api/jobs/${encodeURIComponent(jobId)}`, undefined, { signal }),
-  });
-
-/** The backup job's progress, asked for every second until it ends. */
-export function useJob(jobId: string | null) {
-  return useQuery({
-    ...jobQuery(jobId ?? ''),
-    enabled: jobId !== null,
-    refetchInterval: (query) => (isFinished(query.state.data) ? false : 1000),
-  });
-}
 
 export async function startBackup(): Promise<string> {
   return (await request(backupStartedSchema, 'POST', '/api/vault/backups')).jobId;
