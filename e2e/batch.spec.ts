@@ -48,6 +48,8 @@ async function importFuzzyPlaylist(page: Page, url: string) {
   expect(imported.status(), await imported.text()).toBe(201);
 }
 
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 test.describe('batch', () => {
   test.describe.configure({ timeout: 180_000 });
   let own: OwnServer;
@@ -150,11 +152,11 @@ test.describe('batch', () => {
     // Every one of them is in the one review, saying it is probably not on Apple Music (issue 24).
     const review = page.getByRole('region', { name: 'Needs your review' });
     const rows = review.getByTestId('batch-review-row');
+    // A row by its song's exact name ("River" is not "City" by "Clara Rivers").
+    const rowOf = (name: string) => rows.filter({ has: page.getByText(name, { exact: true }) }).first();
     await expect(rows).toHaveCount(unmatched.length);
     for (const { row } of unmatched) {
-      await expect(rows.filter({ hasText: row.sourceTrack.name }).first()).toContainText(
-        'Probably not on Apple Music',
-      );
+      await expect(rowOf(row.sourceTrack.name)).toContainText('Probably not on Apple Music');
     }
     await expect(page.getByText('Nothing needs your review.')).toHaveCount(0);
     await expectAxeClean(page, 'batch review with unmatched rows');
@@ -172,7 +174,7 @@ test.describe('batch', () => {
       }
     }
     expect(found, 'no unmatched song is found by its own search').toBeDefined();
-    const foundRow = rows.filter({ hasText: found?.row.sourceTrack.name ?? '' }).first();
+    const foundRow = rowOf(found?.row.sourceTrack.name ?? '');
     await foundRow.getByRole('button', { name: 'Search by hand or choose' }).click();
     await foundRow.getByRole('button', { name: 'Search', exact: true }).click();
     const results = foundRow.getByRole('list', { name: 'Search results' });
@@ -184,9 +186,7 @@ test.describe('batch', () => {
 
     // Another is "not on this service": skipped, and kept as the person's rule.
     const other = unmatched.find((entry) => entry !== found);
-    await rows
-      .filter({ hasText: other?.row.sourceTrack.name ?? '' })
-      .first()
+    await rowOf(other?.row.sourceTrack.name ?? '')
       .getByRole('button', { name: 'Skip (not on Apple Music)' })
       .click();
     await expect(rows).toHaveCount(unmatched.length - 2);
@@ -227,7 +227,9 @@ test.describe('batch', () => {
       await expect(notMoved).toHaveCount(left.length > 0 ? 1 : 0);
       for (const entry of left) {
         await expect(
-          notMoved.getByRole('listitem').filter({ hasText: entry.row.sourceTrack.name }),
+          notMoved
+            .getByRole('listitem')
+            .filter({ hasText: new RegExp(`^${escaped(entry.row.sourceTrack.name)}( —|:)`) }),
         ).toContainText(
           entry === other ? 'Skipped by you' : /No confident match|Not found on the destination/,
         );
