@@ -107,7 +107,15 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
       PUBLIC_URL: url,
       ...env,
     });
-    await waitReady('server', async () => (await fetch(`${url}/api/health`)).ok);
+    // Ready when the answer is the child's own: between `freePort` and the child's listen, another test
+    // file's server can take the port; its health answers while the child is still starting (then exits
+    // with EADDRINUSE), and a test would go on talking to that other server, which its own test may kill
+    // (fetch failed, ECONNRESET) or fill with other data.
+    await waitReady('server', async () => {
+      const health = await fetch(`${url}/api/health`);
+      const body = (await health.json()) as { pid?: number };
+      return health.ok && body.pid === handle.child.pid;
+    });
     return { url, ...handle };
   });
 }
