@@ -24,7 +24,6 @@ import { transferCsvRows } from '../transfers/transfer-csv';
 import { TRANSFER_CSV_HEADER } from '../transfers/transfer-csv-lines';
 import { batchJob, batchJobStateSchema, PHASE_SEPARATOR } from './batch-job';
 import {
-  type BatchMatchRowRecord,
   type BatchRecord,
   type BatchTransferRecord,
   batchMatchSets,
@@ -32,6 +31,7 @@ import {
   claimBatchForTransfer,
   findOwnedBatch,
   insertBatch,
+  type NotAcceptedRow,
   rowsNeedingPerson,
   rowsNotAccepted,
   transfersByIds,
@@ -113,15 +113,13 @@ function countRows(counts: readonly RowCount[]) {
 }
 
 /** Every track a playlist's transfer did not add, in the words step 4 uses. */
-export function notFoundList(rows: readonly BatchMatchRowRecord[]): BatchNotFound[] {
-  return rows
-    .filter((row) => row.status !== 'accepted')
-    .map((row) => ({
-      position: row.position,
-      name: row.source.name,
-      artists: row.source.artists,
-      reason: notAddedReason({ ...row, closestConfidence: row.candidates[0]?.confidence ?? null }),
-    }));
+export function notFoundList(rows: readonly NotAcceptedRow[]): BatchNotFound[] {
+  return rows.map((row) => ({
+    position: row.position,
+    name: row.source.name,
+    artists: row.source.artists,
+    reason: notAddedReason(row),
+  }));
 }
 
 function playlistProgress(

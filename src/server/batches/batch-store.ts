@@ -13,7 +13,6 @@ import { isUuid } from '../db/uuid';
 
 export type BatchRecord = typeof batches.$inferSelect;
 export type BatchTransferRecord = typeof transfers.$inferSelect;
-export type BatchMatchRowRecord = typeof matchRows.$inferSelect;
 
 export interface NewBatch {
   userId: string;
@@ -164,15 +163,31 @@ export async function rowsNeedingPerson(db: Database, setIds: readonly string[])
     .orderBy(asc(matchRows.position));
 }
 
-/** The rows a transfer did not add: every row not accepted, in source order. */
+/**
+ * The rows a transfer did not add: every row not accepted, in source order, with what their reason needs
+ * (the best candidate's confidence, not the candidates: a running batch's page reads this every second).
+ */
 export async function rowsNotAccepted(db: Database, setIds: readonly string[]) {
   if (setIds.length === 0) return [];
-  return db
-    .select()
+  const rows = await db
+    .select({
+      matchSetId: matchRows.matchSetId,
+      position: matchRows.position,
+      source: matchRows.source,
+      status: matchRows.status,
+      decidedBy: matchRows.decidedBy,
+      reasons: matchRows.reasons,
+      closestConfidence: sql<string | number | null>`(${matchRows.candidates} -> 0 ->> 'confidence')`,
+    })
     .from(matchRows)
     .where(and(inArray(matchRows.matchSetId, [...setIds]), ne(matchRows.status, 'accepted')))
     .orderBy(asc(matchRows.position));
+  return rows.map((row) => ({
+    ...row,
+    closestConfidence: row.closestConfidence === null ? null : Number(row.closestConfidence),
+  }));
 }
+export type NotAcceptedRow = Awaited<ReturnType<typeof rowsNotAccepted>>[number];
 
 export async function transfersByIds(db: Database, ids: readonly string[]): Promise<BatchTransferRecord[]> {
   if (ids.length === 0) return [];
