@@ -201,5 +201,5 @@ describe('a batch shows what did not match', () => {
     });
     expect((await stranger.get(`/api/batches/${batchId}/csv`)).status).toBe(404);
     expect((await stranger.get(`/api/batches/${batchId}/review`)).status).toBe(404);
-  });
+  }, 300_000);
 });
