@@ -75,6 +75,19 @@ function BatchReviewRow({
   );
 }
 
+const tracks = (count: number) => `${count} track${count === 1 ? '' : 's'}`;
+
+/** "2 tracks in review and 12 with no match in Apple Music, across your playlists." */
+export function needsText(inReview: number, unmatched: number, destinationLabel: string): string {
+  const parts = [
+    ...(inReview > 0 ? [`${tracks(inReview)} in review`] : []),
+    ...(unmatched > 0
+      ? [`${inReview > 0 ? unmatched : tracks(unmatched)} with no match in ${destinationLabel}`]
+      : []),
+  ];
+  return `${parts.join(' and ')}, across your playlists.`;
+}
+
 /**
  * The one review screen of a batch: the rows in review and the rows with no match, from every playlist
  * (issue 23). Each answer goes to the row's own match set (and becomes the person's match rule, as in the
@@ -106,8 +119,8 @@ export function BatchReviewList({
     <section aria-label="Needs your review" className="grid gap-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-slate-700">
-          {inReview.length} in review and {unmatched} with no match in {destinationLabel}, across your
-          playlists. Tracks you leave here are not moved; they are listed with the reason once moved.
+          {needsText(inReview.length, unmatched, destinationLabel)} Tracks you leave here are not moved; they
+          are listed with the reason once moved.
         </p>
         {inReview.length > 0 ? (
           <Button
