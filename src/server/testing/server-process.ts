@@ -132,7 +132,11 @@ export function startSandboxProcess(env: Record<string, string>): Promise<Server
   return onFreePort(env.SANDBOX_PORT, async (port) => {
     const url = `http://127.0.0.1:${port}`;
     const { handle, waitReady } = spawnEntry('src/sandbox/main.ts', { SANDBOX_PORT: String(port), ...env });
-    await waitReady('sandbox', async () => (await fetch(`${url}/sandbox`)).ok);
+    // Its own start-up line (written once it listens) first: another server on the port answers /sandbox too.
+    await waitReady(
+      'sandbox',
+      async () => handle.output().includes('Crossfade sandbox:') && (await fetch(`${url}/sandbox`)).ok,
+    );
     return { url, ...handle };
   });
 }
