@@ -1,12 +1,18 @@
-import { and, eq, ne } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppDeps } from '../app-context';
-import { batches, matchSets, transfers } from '../db/schema';
 import type { JobProgress } from '../db/stored-json';
 import { defineJob, parseCheckpoint } from '../jobs/define-job';
 import { type JobContext, PermanentJobError } from '../jobs/job-runner';
 import { createMatchJobHandler, matchJob } from '../transfers/match-job';
 import { createTransferJobHandler, transferJob } from '../transfers/transfer-job';
+import {
+  failTransfer,
+  findBatch,
+  matchSetStatus,
+  setBatchItems,
+  setBatchStatus,
+  transferStatus,
+} from './batch-store';
 
 /**
  * One durable job per batch (issue 14 item 2). It runs twice: first it matches every playlist and ends with
@@ -41,7 +47,7 @@ export function createBatchJobHandler(deps: AppDeps) {
   const matchPlaylist = createMatchJobHandler(deps);
   const transferPlaylist = createTransferJobHandler(deps);
   return async ({ batchId }: BatchJobPayload, context: JobContext<BatchJobState>) => {
-    const [batch] = await deps.db.select().from(batches).where(eq(batches.id, batchId));
+    const batch = await findBatch(deps.db, batchId);
     if (!batch) throw new PermanentJobError('The batch no longer exists.');
     if (batch.status === 'review' || batch.status === 'done') return { batchId, status: batch.status };
     const phase: BatchPhase = batch.status === 'transferring' ? 'transferring' : 'matching';
@@ -81,21 +87,14 @@ export function createBatchJobHandler(deps: AppDeps) {
       });
       try {
         if (phase === 'matching') {
-          const [set] = await deps.db
-            .select({ status: matchSets.status })
-            .from(matchSets)
-            .where(eq(matchSets.id, item.matchSetId));
-          if (set?.status === 'matching')
+          if ((await matchSetStatus(deps.db, item.matchSetId)) === 'matching')
             await matchPlaylist(
               { matchSetId: item.matchSetId },
               itemContext(parseCheckpoint(matchJob, state.item)),
             );
         } else if (item.transferId) {
-          const [transfer] = await deps.db
-            .select({ status: transfers.status })
-            .from(transfers)
-            .where(eq(transfers.id, item.transferId));
-          if (transfer && transfer.status !== 'succeeded' && transfer.status !== 'failed') {
+          const status = await transferStatus(deps.db, item.transferId);
+          if (status && status !== 'succeeded' && status !== 'failed') {
             await transferPlaylist(
               { transferId: item.transferId },
               itemContext(parseCheckpoint(transferJob, state.item)),
@@ -113,14 +112,14 @@ export function createBatchJobHandler(deps: AppDeps) {
           at === index ? { ...other, error: error.message } : other,
         );
         batch.items = items;
-        await deps.db.update(batches).set({ items }).where(eq(batches.id, batchId));
+        await setBatchItems(deps.db, batchId, items);
       }
       state = { phase, index: index + 1, started: false };
       await context.checkpoint(state, label({ done: 0, total: 0, phase }));
     }
 
     const status = phase === 'matching' ? 'review' : 'done';
-    await deps.db.update(batches).set({ status }).where(eq(batches.id, batchId));
+    await setBatchStatus(deps.db, batchId, status);
     return { batchId, status };
   };
 }
@@ -139,13 +138,8 @@ async function giveUpOnFinalAttempt(
   const retried = error instanceof Error && error.name === 'RetryLater';
   if (retried || context.job.attempts < context.job.maxAttempts) return;
   const message = error instanceof Error ? error.message : String(error);
-  if (transferId) {
-    await deps.db
-      .update(transfers)
-      .set({ status: 'failed', error: message })
-      .where(and(eq(transfers.id, transferId), ne(transfers.status, 'succeeded')));
-  }
-  await deps.db.update(batches).set({ status: 'failed' }).where(eq(batches.id, batchId));
+  if (transferId) await failTransfer(deps.db, transferId, message);
+  await setBatchStatus(deps.db, batchId, 'failed');
 }
 
 export const batchJob = defineJob({

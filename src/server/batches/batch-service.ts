@@ -1,39 +1,53 @@
-import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { SessionUser } from '../../shared/api/auth';
 import type {
+  BatchNotFound,
   BatchPlaylist,
   BatchProgress,
   BatchRequest,
   BatchReview,
   BatchView,
 } from '../../shared/api/batches';
+import { type JobView, notAddedReason } from '../../shared/api/transfer';
 import { SERVICE_LABELS } from '../../shared/services';
 import type { AppDeps } from '../app-context';
 import type { Database } from '../db/client';
-import { batches, matchRows, matchSets, transfers, users } from '../db/schema';
-import type { BatchItemRecord } from '../db/stored-json';
-import { isUuid } from '../db/uuid';
 import { badRequest, conflict, notFound } from '../domain-errors';
+import { toCsv } from '../export/csv';
 import { enqueue } from '../jobs/define-job';
 import { getJob, requeueFinishedJob } from '../jobs/job-queue';
 import { toJobView } from '../jobs/job-view';
 import { assertPro } from '../plans/plan-limits';
+import { findUserById } from '../plans/plan-store';
 import { listSourcePlaylists } from '../playlists/source-playlists';
 import { toMatchRow } from '../transfers/match-rows';
+import { transferCsvRows } from '../transfers/transfer-csv';
+import { TRANSFER_CSV_HEADER } from '../transfers/transfer-csv-lines';
 import { batchJob, batchJobStateSchema, PHASE_SEPARATOR } from './batch-job';
+import {
+  type BatchRecord,
+  type BatchTransferRecord,
+  batchMatchSets,
+  batchRowCounts,
+  claimBatchForTransfer,
+  findOwnedBatch,
+  insertBatch,
+  type NotAcceptedRow,
+  rowsNeedingPerson,
+  rowsNotAccepted,
+  transfersByIds,
+} from './batch-store';
 
 /**
  * Batches (issue 14 item 2): several playlists matched, reviewed once and moved by one durable job
  * (batch-job.ts). Each playlist has its own match set and transfer, so review, history, CSV and
- * verification are the single-playlist ones.
+ * verification are the single-playlist ones. Issue 23: the counts, the review and the result also show
+ * the tracks that did not match. The SQL is in batch-store.ts.
  */
 const FEATURE = 'Moving several playlists at once';
 
-type BatchRecord = typeof batches.$inferSelect;
-
 /** The plan is read from the user's row, not the session: an upgrade or downgrade counts at once. */
 async function requirePro(db: Database, userId: string) {
-  const [user] = await db.select({ plan: users.plan }).from(users).where(eq(users.id, userId));
+  const user = await findUserById(db, userId);
   assertPro(user?.plan ?? 'free', FEATURE);
 }
 
@@ -52,64 +66,114 @@ export async function createBatch(deps: AppDeps, user: SessionUser, request: Bat
       item.name,
     ]),
   );
-  const batch = await deps.db.transaction(async (tx) => {
-    const sets = await tx
-      .insert(matchSets)
-      .values(
-        request.playlistIds.map((playlistId) => ({
-          userId: user.id,
-          sourceService: request.sourceService,
-          destinationService: request.destinationService,
-          sourcePlaylistId: playlistId,
-          sourcePlaylistName: names.get(playlistId) ?? 'Playlist',
-        })),
-      )
-      .returning({ id: matchSets.id, sourcePlaylistId: matchSets.sourcePlaylistId });
-    const items: BatchItemRecord[] = request.playlistIds.map((playlistId) => {
-      const set = sets.find((candidate) => candidate.sourcePlaylistId === playlistId);
-      if (!set) throw new Error('match set insert returned fewer rows');
-      return { sourcePlaylistId: playlistId, matchSetId: set.id, transferId: null };
-    });
-    const [created] = await tx
-      .insert(batches)
-      .values({
-        userId: user.id,
-        sourceService: request.sourceService,
-        destinationService: request.destinationService,
-        items,
-      })
-      .returning();
-    if (!created) throw new Error('batch insert returned no row');
-    const job = await enqueue(tx, batchJob, { userId: user.id, payload: { batchId: created.id } });
-    await tx.update(batches).set({ jobId: job.id }).where(eq(batches.id, created.id));
-    // The match sets point at the batch's job: a failed batch shows as a failed match on the review page.
-    await tx
-      .update(matchSets)
-      .set({ jobId: job.id })
-      .where(
-        inArray(
-          matchSets.id,
-          sets.map((set) => set.id),
-        ),
-      );
-    return created;
-  });
+  const batch = await insertBatch(
+    deps.db,
+    {
+      userId: user.id,
+      sourceService: request.sourceService,
+      destinationService: request.destinationService,
+      playlistIds: request.playlistIds,
+      names,
+    },
+    (tx, batchId) => enqueue(tx, batchJob, { userId: user.id, payload: { batchId } }),
+  );
   deps.jobs.poke();
   return { batchId: batch.id };
 }
 
 async function ownedBatch(db: Database, userId: string, batchId: string): Promise<BatchRecord> {
-  const [batch] = isUuid(batchId)
-    ? await db
-        .select()
-        .from(batches)
-        .where(and(eq(batches.id, batchId), eq(batches.userId, userId)))
-    : [];
+  const batch = await findOwnedBatch(db, userId, batchId);
   if (!batch) throw notFound('That batch does not exist.');
   return batch;
 }
 
 const matchSetIds = (batch: BatchRecord) => batch.items.map((item) => item.matchSetId);
+
+const phaseOf = (status: BatchRecord['status']) => (status === 'transferring' ? 'transferring' : 'matching');
+
+type RowCount = Awaited<ReturnType<typeof batchRowCounts>>[number];
+type SetSummary = Awaited<ReturnType<typeof batchMatchSets>>[number];
+
+/** What every playlist of one view is read against: the job under way and where it stands. */
+interface ViewContext {
+  batch: BatchRecord;
+  jobView: JobView | undefined;
+  /** The playlist the job is on in the batch's current phase, if it runs. */
+  currentIndex: number | null;
+}
+
+/** A playlist's rows: accepted, in review (the engine's), and the rest, which did not match. */
+function countRows(counts: readonly RowCount[]) {
+  const sum = (test: (row: RowCount) => boolean) =>
+    counts.filter(test).reduce((total, row) => total + row.rows, 0);
+  const stored = sum(() => true);
+  const matched = sum((row) => row.status === 'accepted');
+  const inReview = sum((row) => row.status === 'review' && !row.byPerson);
+  return { stored, matched, inReview, unmatched: stored - matched - inReview };
+}
+
+/** Every track a playlist's transfer did not add, in the words step 4 uses. */
+export function notFoundList(rows: readonly NotAcceptedRow[]): BatchNotFound[] {
+  return rows.map((row) => ({
+    position: row.position,
+    name: row.source.name,
+    artists: row.source.artists,
+    reason: notAddedReason(row),
+  }));
+}
+
+function playlistProgress(
+  context: ViewContext,
+  index: number,
+  set: SetSummary | undefined,
+  transfer: BatchTransferRecord | undefined,
+  rows: ReturnType<typeof countRows>,
+  failed: boolean,
+): { status: BatchPlaylist['status']; progress: BatchProgress } {
+  const { batch, jobView } = context;
+  const current = context.currentIndex === index;
+  const progressNow = jobView?.progress;
+  const currentProgress = current && progressNow && progressNow.total > 0 ? progressNow : undefined;
+  const etaSeconds = currentProgress ? (jobView?.etaSeconds ?? null) : null;
+  if (batch.status === 'matching' || !transfer) {
+    const status =
+      set?.status === 'failed' || failed
+        ? 'failed'
+        : set?.status === 'ready'
+          ? 'matched'
+          : current
+            ? 'matching'
+            : 'waiting';
+    const total = Number(set?.sourceLength ?? 0);
+    return {
+      status,
+      progress: {
+        done: set?.status === 'ready' ? total : (currentProgress?.done ?? rows.stored),
+        total: currentProgress?.total ?? total,
+        phase: 'matching',
+        etaSeconds,
+      },
+    };
+  }
+  const status =
+    transfer.status === 'succeeded'
+      ? 'done'
+      : transfer.status === 'failed'
+        ? 'failed'
+        : transfer.status === 'running' || current
+          ? 'transferring'
+          : 'waiting';
+  const total = transfer.status === 'succeeded' ? transfer.addedTracks : rows.matched;
+  return {
+    status,
+    progress: {
+      done: transfer.status === 'succeeded' ? total : (currentProgress?.done ?? transfer.addedTracks),
+      total: currentProgress?.total ?? total,
+      phase: currentProgress?.phase.split(PHASE_SEPARATOR)[0] ?? 'adding',
+      etaSeconds,
+    },
+  };
+}
 
 export async function getBatchView(deps: AppDeps, userId: string, batchId: string): Promise<BatchView> {
   const batch = await ownedBatch(deps.db, userId, batchId);
@@ -120,84 +184,38 @@ export async function getBatchView(deps: AppDeps, userId: string, batchId: strin
   const jobFailed = job?.status === 'failed' || job?.status === 'cancelled';
   const status = jobFailed && batch.status !== 'done' && batch.status !== 'review' ? 'failed' : batch.status;
   const running = job?.status === 'running' || job?.status === 'queued';
+  const context: ViewContext = {
+    batch,
+    jobView,
+    currentIndex: running && jobState?.phase === phaseOf(batch.status) ? jobState.index : null,
+  };
 
   const setIds = matchSetIds(batch);
-  const sets = await deps.db
-    .select({
-      id: matchSets.id,
-      name: matchSets.sourcePlaylistName,
-      status: matchSets.status,
-      sourceLength: sql<number | null>`jsonb_array_length(${matchSets.sourceEntries})`,
-    })
-    .from(matchSets)
-    .where(inArray(matchSets.id, setIds));
-  const rowCounts = await deps.db
-    .select({
-      matchSetId: matchRows.matchSetId,
-      status: matchRows.status,
-      byPerson: sql<boolean>`${matchRows.decidedBy} = 'person'`,
-      rows: count(),
-    })
-    .from(matchRows)
-    .where(inArray(matchRows.matchSetId, setIds))
-    .groupBy(matchRows.matchSetId, matchRows.status, sql`${matchRows.decidedBy} = 'person'`);
-  const transferIds = batch.items.flatMap((item) => (item.transferId ? [item.transferId] : []));
-  const transferRecords = transferIds.length
-    ? await deps.db.select().from(transfers).where(inArray(transfers.id, transferIds))
-    : [];
-
-  const progressNow = jobView?.progress;
-  const secondsPerTrack =
-    jobView?.etaSeconds != null && progressNow && progressNow.total > progressNow.done
-      ? jobView.etaSeconds / (progressNow.total - progressNow.done)
-      : null;
+  const sets = await batchMatchSets(deps.db, setIds);
+  const rowCounts = await batchRowCounts(deps.db, setIds);
+  const transferRecords = await transfersByIds(
+    deps.db,
+    batch.items.flatMap((item) => (item.transferId ? [item.transferId] : [])),
+  );
+  // Once moved, each playlist lists what it did not add (issue 23).
+  const movedSetIds = transferRecords.flatMap((record) =>
+    record.status === 'succeeded' && record.matchSetId ? [record.matchSetId] : [],
+  );
+  const notAccepted = await rowsNotAccepted(deps.db, movedSetIds);
 
   const playlists = batch.items.map((item, index): BatchPlaylist => {
     const set = sets.find((candidate) => candidate.id === item.matchSetId);
-    const counts = rowCounts.filter((row) => row.matchSetId === item.matchSetId);
-    const sum = (test: (row: (typeof counts)[number]) => boolean) =>
-      counts.filter(test).reduce((total, row) => total + Number(row.rows), 0);
-    const stored = sum(() => true);
-    const matched = sum((row) => row.status === 'accepted');
-    const inReview = sum((row) => row.status === 'review' && !row.byPerson);
+    const rows = countRows(rowCounts.filter((row) => row.matchSetId === item.matchSetId));
     const transfer = transferRecords.find((record) => record.id === item.transferId);
-    const current = running && jobState?.index === index && jobState.phase === phaseOf(batch.status);
-    const currentProgress = current && progressNow && progressNow.total > 0 ? progressNow : undefined;
-    let itemStatus: BatchPlaylist['status'];
-    let progress: BatchProgress;
-    if (batch.status === 'matching' || !transfer) {
-      itemStatus =
-        set?.status === 'failed' || item.error
-          ? 'failed'
-          : set?.status === 'ready'
-            ? 'matched'
-            : current
-              ? 'matching'
-              : 'waiting';
-      const total = Number(set?.sourceLength ?? 0);
-      progress = {
-        done: set?.status === 'ready' ? total : (currentProgress?.done ?? stored),
-        total: currentProgress?.total ?? total,
-        phase: 'matching',
-        etaSeconds: currentProgress ? (jobView?.etaSeconds ?? null) : null,
-      };
-    } else {
-      itemStatus =
-        transfer.status === 'succeeded'
-          ? 'done'
-          : transfer.status === 'failed'
-            ? 'failed'
-            : transfer.status === 'running' || current
-              ? 'transferring'
-              : 'waiting';
-      const total = transfer.status === 'succeeded' ? transfer.addedTracks : matched;
-      progress = {
-        done: transfer.status === 'succeeded' ? total : (currentProgress?.done ?? transfer.addedTracks),
-        total: currentProgress?.total ?? total,
-        phase: currentProgress?.phase.split(PHASE_SEPARATOR)[0] ?? 'adding',
-        etaSeconds: currentProgress ? (jobView?.etaSeconds ?? null) : null,
-      };
-    }
+    const { status: itemStatus, progress } = playlistProgress(
+      context,
+      index,
+      set,
+      transfer,
+      rows,
+      Boolean(item.error),
+    );
+    const moved = transfer?.status === 'succeeded';
     return {
       sourcePlaylistId: item.sourcePlaylistId,
       name: set?.name ?? 'Playlist',
@@ -205,9 +223,10 @@ export async function getBatchView(deps: AppDeps, userId: string, batchId: strin
       transferId: item.transferId,
       status: itemStatus,
       counts: {
-        total: Number(set?.sourceLength ?? stored),
-        matched,
-        inReview,
+        total: Number(set?.sourceLength ?? rows.stored),
+        matched: rows.matched,
+        inReview: rows.inReview,
+        unmatched: rows.unmatched,
         added: transfer?.addedTracks ?? 0,
         verified: transfer?.verifiedTracks ?? null,
       },
@@ -215,12 +234,11 @@ export async function getBatchView(deps: AppDeps, userId: string, batchId: strin
       destinationUrl: transfer?.destinationUrl ?? null,
       savedTo: transfer?.librarySave?.savedTo ?? null,
       verificationMissing: transfer?.verificationMissing ?? [],
+      notFound: moved ? notFoundList(notAccepted.filter((row) => row.matchSetId === item.matchSetId)) : [],
       error: item.error ?? transfer?.error ?? null,
     };
   });
 
-  const done = playlists.reduce((total, item) => total + item.progress.done, 0);
-  const total = playlists.reduce((sum, item) => sum + item.progress.total, 0);
   return {
     batchId: batch.id,
     status,
@@ -228,42 +246,45 @@ export async function getBatchView(deps: AppDeps, userId: string, batchId: strin
     destinationService: batch.destinationService,
     jobId: batch.jobId,
     error: jobFailed ? (job?.error ?? null) : null,
-    progress: {
-      done,
-      total,
-      phase: status,
-      // The pace of the playlist under way, applied to every track still to go in this phase.
-      etaSeconds:
-        secondsPerTrack !== null && total > done
-          ? Math.max(1, Math.round(secondsPerTrack * (total - done)))
-          : null,
-    },
+    progress: overallProgress(playlists, status, jobView),
     playlists,
     createdAt: batch.createdAt.toISOString(),
   };
 }
 
-const phaseOf = (status: BatchRecord['status']) => (status === 'transferring' ? 'transferring' : 'matching');
+/** The batch's own bar: the pace of the playlist under way, applied to every track still to go. */
+function overallProgress(
+  playlists: readonly BatchPlaylist[],
+  status: BatchView['status'],
+  jobView: JobView | undefined,
+): BatchProgress {
+  const progressNow = jobView?.progress;
+  const secondsPerTrack =
+    jobView?.etaSeconds != null && progressNow && progressNow.total > progressNow.done
+      ? jobView.etaSeconds / (progressNow.total - progressNow.done)
+      : null;
+  const done = playlists.reduce((total, item) => total + item.progress.done, 0);
+  const total = playlists.reduce((sum, item) => sum + item.progress.total, 0);
+  return {
+    done,
+    total,
+    phase: status,
+    etaSeconds:
+      secondsPerTrack !== null && total > done
+        ? Math.max(1, Math.round(secondsPerTrack * (total - done)))
+        : null,
+  };
+}
 
-/** The rows that need a person, across every playlist of the batch, in batch then playlist order. */
+/**
+ * The rows that need a person, across every playlist of the batch, in batch then playlist order: those in
+ * review and those with no match (issue 23), each to be searched for by hand, chosen or skipped.
+ */
 export async function getBatchReview(deps: AppDeps, userId: string, batchId: string): Promise<BatchReview> {
   const batch = await ownedBatch(deps.db, userId, batchId);
   const setIds = matchSetIds(batch);
-  const sets = await deps.db
-    .select({ id: matchSets.id, name: matchSets.sourcePlaylistName })
-    .from(matchSets)
-    .where(inArray(matchSets.id, setIds));
-  const rows = await deps.db
-    .select()
-    .from(matchRows)
-    .where(
-      and(
-        inArray(matchRows.matchSetId, setIds),
-        eq(matchRows.status, 'review'),
-        ne(matchRows.decidedBy, 'person'),
-      ),
-    )
-    .orderBy(asc(matchRows.position));
+  const sets = await batchMatchSets(deps.db, setIds);
+  const rows = await rowsNeedingPerson(deps.db, setIds);
   const order = new Map(setIds.map((id, index) => [id, index]));
   rows.sort((a, b) => (order.get(a.matchSetId) ?? 0) - (order.get(b.matchSetId) ?? 0));
   return {
@@ -278,6 +299,28 @@ export async function getBatchReview(deps: AppDeps, userId: string, batchId: str
 }
 
 /**
+ * GET /api/batches/:id/csv: every moved playlist's playlist_transfer.csv in one file, in batch order, each
+ * line led by its playlist's name (with the reason of every track not added, as the single file has).
+ */
+export async function batchCsv(deps: AppDeps, userId: string, batchId: string): Promise<string> {
+  const batch = await ownedBatch(deps.db, userId, batchId);
+  const records = await transfersByIds(
+    deps.db,
+    batch.items.flatMap((item) => (item.transferId ? [item.transferId] : [])),
+  );
+  if (!records.some((record) => record.status === 'succeeded')) {
+    throw notFound('No playlist of this batch has been moved yet.');
+  }
+  const lines: string[][] = [];
+  for (const item of batch.items) {
+    const transfer = records.find((record) => record.id === item.transferId);
+    if (transfer?.status !== 'succeeded') continue;
+    for (const line of await transferCsvRows(deps.db, transfer)) lines.push([transfer.name, ...line]);
+  }
+  return toCsv(['Playlist', ...TRANSFER_CSV_HEADER], lines);
+}
+
+/**
  * After the review: one transfer per matched playlist, then the batch's job runs again for the transfer
  * phase. Only one of two simultaneous requests finds the batch still in review, so transfers are created once.
  */
@@ -287,41 +330,10 @@ export async function startBatchTransfer(deps: AppDeps, userId: string, batchId:
   if (batch.status === 'matching') throw conflict('The playlists are still being matched.');
   if (batch.status !== 'review' || !batch.jobId) throw conflict('This batch has already been moved.');
   const jobId = batch.jobId;
-  await deps.db.transaction(async (tx) => {
-    const [claimed] = await tx
-      .update(batches)
-      .set({ status: 'transferring' })
-      .where(and(eq(batches.id, batch.id), eq(batches.status, 'review')))
-      .returning();
-    if (!claimed) throw conflict('This batch has already been moved.');
-    const sets = await tx
-      .select({ id: matchSets.id, name: matchSets.sourcePlaylistName, status: matchSets.status })
-      .from(matchSets)
-      .where(inArray(matchSets.id, matchSetIds(claimed)));
-    const items: BatchItemRecord[] = [];
-    for (const item of claimed.items) {
-      const set = sets.find((candidate) => candidate.id === item.matchSetId);
-      if (set?.status !== 'ready') {
-        items.push(item);
-        continue;
-      }
-      const [transfer] = await tx
-        .insert(transfers)
-        .values({
-          userId,
-          matchSetId: set.id,
-          sourceService: claimed.sourceService,
-          destinationService: claimed.destinationService,
-          sourcePlaylistId: item.sourcePlaylistId,
-          name: set.name,
-          // No job of its own: the batch's job runs it (a retry of one playlist is not offered).
-        })
-        .returning({ id: transfers.id });
-      items.push({ ...item, transferId: transfer?.id ?? null });
-    }
-    await tx.update(batches).set({ items }).where(eq(batches.id, batch.id));
-    await requeueFinishedJob(tx, jobId);
-  });
+  const claimed = await claimBatchForTransfer(deps.db, batch.id, userId, (tx) =>
+    requeueFinishedJob(tx, jobId),
+  );
+  if (!claimed) throw conflict('This batch has already been moved.');
   deps.jobs.poke();
   return getBatchView(deps, userId, batch.id);
 }

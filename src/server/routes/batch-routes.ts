@@ -1,7 +1,13 @@
 import { Hono } from 'hono';
-import { batchRequestSchema } from '../../shared/api/batches';
+import { BATCH_CSV_FILE_NAME, batchRequestSchema } from '../../shared/api/batches';
 import type { AppDeps, AppEnv } from '../app-context';
-import { createBatch, getBatchReview, getBatchView, startBatchTransfer } from '../batches/batch-service';
+import {
+  batchCsv,
+  createBatch,
+  getBatchReview,
+  getBatchView,
+  startBatchTransfer,
+} from '../batches/batch-service';
 import { requireUser } from '../http/require-user';
 import { readJson } from '../http/validation';
 
@@ -23,6 +29,14 @@ export function batchRoutes(deps: AppDeps) {
     .get('/batches/:batchId/review', async (c) => {
       const user = requireUser(c);
       return c.json(await getBatchReview(deps, user.id, c.req.param('batchId')));
+    })
+    .get('/batches/:batchId/csv', async (c) => {
+      const user = requireUser(c);
+      const csv = await batchCsv(deps, user.id, c.req.param('batchId'));
+      c.header('content-type', 'text/csv; charset=utf-8');
+      c.header('content-disposition', `attachment; filename="${BATCH_CSV_FILE_NAME}"`);
+      // A byte-order mark makes spreadsheet programs read the file as UTF-8 (as playlist_transfer.csv).
+      return c.body(`\uFEFF${csv}`);
     })
     .post('/batches/:batchId/transfer', async (c) => {
       const user = requireUser(c);

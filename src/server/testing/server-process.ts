@@ -107,7 +107,15 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
       PUBLIC_URL: url,
       ...env,
     });
-    await waitReady('server', async () => (await fetch(`${url}/api/health`)).ok);
+    // Ready when the answer is the child's own: between `freePort` and the child's listen, another test
+    // file's server can take the port; its health answers while the child is still starting (then exits
+    // with EADDRINUSE), and a test would go on talking to that other server, which its own test may kill
+    // (fetch failed, ECONNRESET) or fill with other data.
+    await waitReady('server', async () => {
+      const health = await fetch(`${url}/api/health`);
+      const body = (await health.json()) as { pid?: number };
+      return health.ok && body.pid === handle.child.pid;
+    });
     return { url, ...handle };
   });
 }
@@ -124,7 +132,11 @@ export function startSandboxProcess(env: Record<string, string>): Promise<Server
   return onFreePort(env.SANDBOX_PORT, async (port) => {
     const url = `http://127.0.0.1:${port}`;
     const { handle, waitReady } = spawnEntry('src/sandbox/main.ts', { SANDBOX_PORT: String(port), ...env });
-    await waitReady('sandbox', async () => (await fetch(`${url}/sandbox`)).ok);
+    // Its own start-up line (written once it listens) first: another server on the port answers /sandbox too.
+    await waitReady(
+      'sandbox',
+      async () => handle.output().includes('Crossfade sandbox:') && (await fetch(`${url}/sandbox`)).ok,
+    );
     return { url, ...handle };
   });
 }

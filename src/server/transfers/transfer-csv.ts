@@ -10,7 +10,15 @@ import { tracksToAdd } from './transfer-job';
  * that finished before snapshots existed is described from its match rows as they are now.
  */
 export async function transferCsv(db: Database, transfer: typeof transfers.$inferSelect): Promise<string> {
-  if (transfer.csvSnapshot) return toCsv(TRANSFER_CSV_HEADER, transfer.csvSnapshot);
+  return toCsv(TRANSFER_CSV_HEADER, await transferCsvRows(db, transfer));
+}
+
+/** The lines of a transfer's playlist_transfer.csv, under `TRANSFER_CSV_HEADER` (a batch's file joins them). */
+export async function transferCsvRows(
+  db: Database,
+  transfer: typeof transfers.$inferSelect,
+): Promise<string[][]> {
+  if (transfer.csvSnapshot) return transfer.csvSnapshot;
   const rows = transfer.matchSetId
     ? await db
         .select()
@@ -22,8 +30,5 @@ export async function transferCsv(db: Database, transfer: typeof transfers.$infe
     transfer.verifiedTracks === null
       ? null
       : { verified: transfer.verifiedTracks, missing: transfer.verificationMissing ?? [] };
-  return toCsv(
-    TRANSFER_CSV_HEADER,
-    transferCsvLines(rows, tracksToAdd(rows, transfer.includeUnmatched), verification),
-  );
+  return transferCsvLines(rows, tracksToAdd(rows, transfer.includeUnmatched), verification);
 }

@@ -53,6 +53,15 @@ export const batchProgressSchema = z.object({
 });
 export type BatchProgress = z.infer<typeof batchProgressSchema>;
 
+/** A track a playlist's transfer did not add, and the reason in the person's words (as step 4 says it). */
+export const batchNotFoundSchema = z.object({
+  position: z.number().int().nonnegative(),
+  name: text(),
+  artists: z.array(text()),
+  reason: text(),
+});
+export type BatchNotFound = z.infer<typeof batchNotFoundSchema>;
+
 export const batchPlaylistSchema = z.object({
   sourcePlaylistId: text(),
   name: text(),
@@ -60,9 +69,12 @@ export const batchPlaylistSchema = z.object({
   transferId: text().nullable(),
   status: batchPlaylistStatusSchema,
   counts: z.object({
+    /** Once matched: `total = matched + inReview + unmatched`. */
     total: z.number(),
     matched: z.number(),
     inReview: z.number(),
+    /** Issue 23: rows with no match (none found, or skipped by the person or as not a song). */
+    unmatched: z.number().default(0),
     added: z.number(),
     /** Tracks the read-back found in the destination; null until the transfer is verified. */
     verified: z.number().nullable(),
@@ -72,6 +84,8 @@ export const batchPlaylistSchema = z.object({
   /** Liked Songs and saved albums (issue 14): where they went, once moved ("Saved to your Apple Music library as an album"). */
   savedTo: text().nullable().default(null),
   verificationMissing: z.array(verificationMissingSchema),
+  /** Once moved (issue 23): every track the transfer did not add, with why, in source order. */
+  notFound: z.array(batchNotFoundSchema).default([]),
   error: text().nullable(),
 });
 export type BatchPlaylist = z.infer<typeof batchPlaylistSchema>;
@@ -91,10 +105,16 @@ export type BatchView = z.infer<typeof batchViewSchema>;
 
 export const batchCreatedSchema = z.object({ batchId: text() });
 
-/** GET /api/batches/:batchId/review: the rows that need a person, across every playlist of the batch. */
+/**
+ * GET /api/batches/:batchId/review: the rows that need a person, across every playlist of the batch: those
+ * in review and those with no match (issue 23), each fixed with its match set's endpoints.
+ */
 export const batchReviewSchema = z.object({
   batchId: text(),
   status: batchStatusSchema,
   rows: z.array(z.object({ matchSetId: text(), playlistName: text(), row: matchRowSchema })),
 });
 export type BatchReview = z.infer<typeof batchReviewSchema>;
+
+/** GET /api/batches/:batchId/csv: one file for the whole batch, each moved playlist's rows with its name. */
+export const BATCH_CSV_FILE_NAME = 'batch_transfer.csv';

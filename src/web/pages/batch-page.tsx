@@ -1,12 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Redirect, useParams } from 'wouter';
 import { SERVICE_LABELS } from '../../shared/services';
 import { Page } from '../components/layout/page';
 import { Alert } from '../components/ui/alert';
 import { Button } from '../components/ui/button';
 import { Spinner } from '../components/ui/spinner';
-import { BatchProgressList, BatchReviewList, batchQuery, startBatchTransfer } from '../features/batches';
+import { BatchProgressList, BatchReviewList, batchQuery, useStartBatchTransfer } from '../features/batches';
 import { useAuth } from '../hooks/use-auth';
 import { serverMessage } from '../lib/api-client';
 import { paths } from '../lib/paths';
@@ -24,8 +23,7 @@ export default function BatchPage() {
   const { id = '' } = useParams<{ id: string }>();
   const { user, isLoading } = useAuth();
   const batch = useQuery({ ...batchQuery(id), enabled: Boolean(user) });
-  const [error, setError] = useState<string | null>(null);
-  const [starting, setStarting] = useState(false);
+  const start = useStartBatchTransfer(id);
 
   if (isLoading) {
     return (
@@ -51,17 +49,6 @@ export default function BatchPage() {
   }
   const view = batch.data;
   const movable = view.playlists.filter((item) => item.status === 'matched').length;
-  const move = async () => {
-    setStarting(true);
-    setError(null);
-    try {
-      await startBatchTransfer(view.batchId);
-    } catch (caught) {
-      setError(serverMessage(caught) ?? 'The playlists could not be moved. Please try again.');
-    } finally {
-      setStarting(false);
-    }
-  };
 
   return (
     <Page
@@ -74,10 +61,17 @@ export default function BatchPage() {
         {view.status === 'review' ? (
           <div className="grid gap-4">
             <h2 className="text-xl font-semibold text-slate-900">Needs your review</h2>
-            <BatchReviewList batchId={view.batchId} />
-            {error ? <Alert variant="destructive">{error}</Alert> : null}
+            <BatchReviewList
+              batchId={view.batchId}
+              destinationLabel={SERVICE_LABELS[view.destinationService]}
+            />
+            {start.isError ? (
+              <Alert variant="destructive">
+                {serverMessage(start.error) ?? 'The playlists could not be moved. Please try again.'}
+              </Alert>
+            ) : null}
             <div>
-              <Button size="lg" onClick={move} disabled={starting || movable === 0}>
+              <Button size="lg" onClick={() => start.mutate()} disabled={start.isPending || movable === 0}>
                 Move {movable} playlist{movable === 1 ? '' : 's'}
               </Button>
             </div>

@@ -7,7 +7,7 @@ import { SERVICE_LABELS, type ServiceId } from '../../../shared/services';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { serverMessage } from '../../lib/api-client';
-import { createBatch } from './batches-api';
+import { useCreateBatch } from './batches-api';
 
 /**
  * Step 2's "move several at once" (issue 14 item 2, Pro): tick playlists (or all) and move them as one
@@ -26,8 +26,7 @@ export function BatchPicker({
   const headingId = useId();
   const [open, setOpen] = useState(false);
   const [picked, setPicked] = useState<string[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const create = useCreateBatch();
   const movable = playlists.filter((item) => !item.unreadableReason).slice(0, MAX_BATCH_PLAYLISTS);
   const allPicked = movable.length > 0 && movable.every((item) => picked.includes(item.id));
 
@@ -36,21 +35,12 @@ export function BatchPicker({
       current.includes(id) ? current.filter((other) => other !== id) : [...current, id],
     );
 
-  const move = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const ordered = movable.filter((item) => picked.includes(item.id)).map((item) => item.id);
-      const { batchId } = await createBatch({
-        sourceService: source,
-        destinationService: destination,
-        playlistIds: ordered,
-      });
-      navigate(`/batches/${batchId}`);
-    } catch (caught) {
-      setError(serverMessage(caught) ?? 'The batch could not be started. Please try again.');
-      setBusy(false);
-    }
+  const move = () => {
+    const ordered = movable.filter((item) => picked.includes(item.id)).map((item) => item.id);
+    create.mutate(
+      { sourceService: source, destinationService: destination, playlistIds: ordered },
+      { onSuccess: ({ batchId }) => navigate(`/batches/${batchId}`) },
+    );
   };
 
   if (!open) {
@@ -92,9 +82,14 @@ export function BatchPicker({
           </li>
         ))}
       </ul>
-      {error ? <Alert variant="destructive">{error}</Alert> : null}
+      {create.isError ? (
+        <Alert variant="destructive">
+          {serverMessage(create.error) ?? 'The batch could not be started. Please try again.'}
+        </Alert>
+      ) : null}
       <div className="flex gap-3">
-        <Button onClick={move} disabled={picked.length === 0 || busy}>
+        {/* Still disabled once created: the page is on its way to the batch. */}
+        <Button onClick={move} disabled={picked.length === 0 || create.isPending || create.isSuccess}>
           Move {picked.length} playlist{picked.length === 1 ? '' : 's'}
         </Button>
         <Button variant="ghost" onClick={() => setOpen(false)}>

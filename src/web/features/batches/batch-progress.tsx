@@ -1,4 +1,6 @@
+import { Download } from 'lucide-react';
 import type { BatchPlaylist, BatchProgress, BatchView } from '../../../shared/api/batches';
+import { batchCsvUrl, transferCsvUrl } from './batches-api';
 
 const STATUS_LABELS: Record<BatchPlaylist['status'], string> = {
   waiting: 'Waiting',
@@ -48,7 +50,8 @@ export function BatchProgressList({ batch }: { batch: BatchView }) {
             </div>
             <Bar label={`Progress of ${item.name}`} progress={item.progress} />
             <p className="text-sm text-slate-600">
-              {item.counts.matched} matched · {item.counts.inReview} in review · {item.counts.added} added
+              {item.counts.matched} matched · {item.counts.inReview} in review · {item.counts.unmatched} not
+              matched · {item.counts.added} added
               {item.counts.verified !== null
                 ? ` · verified: ${item.counts.verified} of ${item.counts.added}`
                 : ''}
@@ -75,10 +78,45 @@ export function BatchProgressList({ batch }: { batch: BatchView }) {
                 ))}
               </ul>
             ) : null}
+            {item.status === 'done' ? <NotMoved item={item} /> : null}
+            {item.status === 'done' && item.transferId ? (
+              <a className={LINK} href={transferCsvUrl(item.transferId)} download>
+                <Download aria-hidden="true" className="h-4 w-4" />
+                CSV of {item.name}
+              </a>
+            ) : null}
             {item.error ? <p className="text-sm text-red-700">{item.error}</p> : null}
           </li>
         ))}
       </ul>
+      {batch.playlists.some((item) => item.status === 'done') ? (
+        <a className={LINK} href={batchCsvUrl(batch.batchId)} download>
+          <Download aria-hidden="true" className="h-4 w-4" />
+          One CSV for the whole batch
+        </a>
+      ) : null}
     </div>
+  );
+}
+
+const LINK = 'inline-flex items-center gap-1 text-sm text-violet-700 underline';
+
+/** Issue 23: what a moved playlist did not add, each with the reason (as step 4 lists them). */
+function NotMoved({ item }: { item: BatchPlaylist }) {
+  if (item.notFound.length === 0) return null;
+  return (
+    <details className="text-sm text-slate-700" open>
+      <summary className="cursor-pointer font-medium text-slate-900">
+        Not moved ({item.notFound.length})
+      </summary>
+      <ul className="mt-1 grid gap-1" aria-label={`Not moved from ${item.name}`}>
+        {item.notFound.map((entry) => (
+          <li key={entry.position}>
+            {entry.name}
+            {entry.artists.length > 0 ? ` — ${entry.artists.join(', ')}` : ''}: {entry.reason}
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation } from '@tanstack/react-query';
 import {
   type BatchRequest,
   type BatchStatus,
@@ -68,44 +68,71 @@ export const batchReviewQuery = (batchId: string) =>
       }),
   });
 
-export async function createBatch(input: BatchRequest) {
-  return request(batchCreatedSchema, 'POST', '/api/batches', input);
+/** Where a moved playlist's playlist_transfer.csv and the whole batch's CSV are downloaded from. */
+export const transferCsvUrl = (transferId: string) => `/api/export/csv/${encodeURIComponent(transferId)}`;
+export const batchCsvUrl = (batchId: string) => `/api/batches/${encodeURIComponent(batchId)}/csv`;
+
+/** Step 2's "move several at once": the batch is created, and the caller goes to its page. */
+export const useCreateBatch = () =>
+  useMutation({
+    mutationFn: (input: BatchRequest) => request(batchCreatedSchema, 'POST', '/api/batches', input),
+  });
+
+export interface BatchRowFix {
+  matchSetId: string;
+  position: number;
+  choice: MatchChoice;
 }
 
-/** A fix goes to the row's own match set; the review list and the counts change, and the rules. */
-export async function fixBatchRow(
-  batchId: string,
-  matchSetId: string,
-  position: number,
-  choice: MatchChoice,
-) {
-  await request(
-    matchRowSchema,
-    'PATCH',
-    `/api/match/${encodeURIComponent(matchSetId)}/rows/${position}`,
-    choice,
-  );
-  void matchRulesChanged();
-  await queryClient.invalidateQueries({ queryKey: [...BATCHES_KEY, batchId] });
-}
+/**
+ * A fix goes to the row's own match set and becomes (or stops being) the person's match rule, as in the
+ * wizard; the review list and the counts change, and the rules.
+ */
+export const useFixBatchRow = (batchId: string) =>
+  useMutation({
+    mutationFn: ({ matchSetId, position, choice }: BatchRowFix) =>
+      request(
+        matchRowSchema,
+        'PATCH',
+        `/api/match/${encodeURIComponent(matchSetId)}/rows/${position}`,
+        choice,
+      ),
+    onSuccess: async () => {
+      void matchRulesChanged();
+      await queryClient.invalidateQueries({ queryKey: [...BATCHES_KEY, batchId] });
+    },
+  });
 
 /** "Accept all in review" for every playlist of the batch that still has rows waiting. */
-export async function acceptAllOfBatch(batchId: string, matchSetIds: string[]) {
-  for (const matchSetId of matchSetIds) {
-    await request(matchSetViewSchema, 'POST', `/api/match/${encodeURIComponent(matchSetId)}/accept-review`);
-  }
-  await queryClient.invalidateQueries({ queryKey: [...BATCHES_KEY, batchId] });
-}
+export const useAcceptAllOfBatch = (batchId: string) =>
+  useMutation({
+    mutationFn: async (matchSetIds: readonly string[]) => {
+      for (const matchSetId of matchSetIds) {
+        await request(
+          matchSetViewSchema,
+          'POST',
+          `/api/match/${encodeURIComponent(matchSetId)}/accept-review`,
+        );
+      }
+    },
+    // Some playlists may have been accepted before a failure: the list is read again either way.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: [...BATCHES_KEY, batchId] }),
+  });
 
-export async function startBatchTransfer(batchId: string) {
-  const view = await request(batchViewSchema, 'POST', `/api/batches/${encodeURIComponent(batchId)}/transfer`);
-  queryClient.setQueryData(batchQuery(batchId).queryKey, view);
-  // Each playlist became a transfer, each taking a use of the plan. The new playlists join the
-  // destination's list once the batch has moved them (batchQuery sees it finish).
-  await Promise.all([
-    queryClient.invalidateQueries({ queryKey: TRANSFERS_KEY }),
-    queryClient.invalidateQueries({ queryKey: USAGE_KEY }),
-  ]);
-  if (view.status !== 'transferring') void batchMoved(view);
-  return view;
-}
+/**
+ * Moves every matched playlist. Each playlist became a transfer, each taking a use of the plan; the new
+ * playlists join the destination's list once the batch has moved them (batchQuery sees it finish).
+ */
+export const useStartBatchTransfer = (batchId: string) =>
+  useMutation({
+    mutationFn: () =>
+      request(batchViewSchema, 'POST', `/api/batches/${encodeURIComponent(batchId)}/transfer`),
+    onSuccess: async (view) => {
+      queryClient.setQueryData(batchQuery(batchId).queryKey, view);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: TRANSFERS_KEY }),
+        queryClient.invalidateQueries({ queryKey: USAGE_KEY }),
+      ]);
+      if (view.status !== 'transferring') void batchMoved(view);
+    },
+  });

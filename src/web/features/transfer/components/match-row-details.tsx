@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { MatchRow } from '../../../../shared/api/transfer';
+import type { MatchChoice, MatchRow } from '../../../../shared/api/transfer';
 import { CandidateItem, DestinationSearch } from '../../../components/destination-search';
 import { Button } from '../../../components/ui/button';
 import { searchForRow } from '../transfer-api';
@@ -12,9 +12,24 @@ import { applyRowChoice } from '../wizard-actions';
  */
 const typedQueries = new Map<string, string>();
 
-/** The other candidates, a manual search, Skip and Undo for one row (spec: a person fixes a match). */
-export function MatchRowDetails({ row, destinationLabel }: { row: MatchRow; destinationLabel: string }) {
-  const [busy, setBusy] = useState(false);
+/**
+ * The other candidates, a manual search, Skip and Undo for one row (spec: a person fixes a match). The
+ * wizard applies a choice to its match set; a batch's review passes its own `onChoice` (a mutation of the
+ * row's match set) with that mutation's `pending`.
+ */
+export function MatchRowDetails({
+  row,
+  destinationLabel,
+  onChoice,
+  pending = false,
+}: {
+  row: MatchRow;
+  destinationLabel: string;
+  onChoice?: (choice: MatchChoice) => Promise<unknown>;
+  pending?: boolean;
+}) {
+  const [wizardBusy, setBusy] = useState(false);
+  const busy = onChoice ? pending : wizardBusy;
   const [query, setQueryState] = useState(
     () => typedQueries.get(row.id) ?? `${row.sourceTrack.name} ${row.sourceTrack.artists[0] ?? ''}`.trim(),
   );
@@ -23,7 +38,11 @@ export function MatchRowDetails({ row, destinationLabel }: { row: MatchRow; dest
     setQueryState(text);
   };
 
-  const act = async (choice: Parameters<typeof applyRowChoice>[1]) => {
+  const act = async (choice: MatchChoice) => {
+    if (onChoice) {
+      await onChoice(choice);
+      return;
+    }
     setBusy(true);
     await applyRowChoice(row, choice);
     setBusy(false);
