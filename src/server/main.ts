@@ -49,6 +49,9 @@ async function main() {
       },
       `Crossfade is running at ${config.publicUrl}`,
     );
+    // A parent that started this process with an IPC channel (the process tests) learns that this very
+    // process listens, not another one that took the port first.
+    process.send?.({ listening: info.port });
     if (config.sandbox.stripe && !(config.sandbox.spotify && config.sandbox.apple)) {
       logger.warn(
         'Payments run against the sandbox Stripe emulator (no STRIPE_SECRET_KEY): plans are bought with test cards. See README, Payments.',

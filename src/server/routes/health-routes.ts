@@ -4,9 +4,7 @@ import { jobBacklog } from '../jobs/job-queue';
 
 /**
  * `GET /api/health`: 200 with the job backlog while the database answers, 503 when it does not (so a
- * reverse proxy or orchestrator takes this process out of rotation). Public and cheap: one query. It names
- * the process that answered (`pid`), so whoever started it knows the answer is its own process's and not
- * another one's that took the port first (the process tests, server-process.ts).
+ * reverse proxy or orchestrator takes this process out of rotation). Public and cheap: one query.
  */
 export function healthRoutes(deps: AppDeps) {
   return new Hono<AppEnv>().get('/', async (c) => {
@@ -17,7 +15,6 @@ export function healthRoutes(deps: AppDeps) {
         database: 'up',
         jobs,
         jobWorkers: deps.config.JOB_WORKERS,
-        pid: process.pid,
       });
     } catch (error) {
       deps.logger.warn({ err: (error as Error).message }, 'health check: database unreachable');

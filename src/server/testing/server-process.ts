@@ -48,9 +48,15 @@ export function entryCommand(entry: string): string[] {
 function spawnEntry(entry: string, env: Record<string, string>) {
   const child = spawn(process.execPath, entryCommand(entry), {
     env: { ...process.env, LOG_LEVEL: 'warn', ...ROOMY_LIMITS, ...TEST_SANDBOX_SCENARIOS, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let output = '';
+  /** The port the child said it listens on (src/server/main.ts tells a parent with an IPC channel). */
+  let listening: number | undefined;
+  child.on('message', (message) => {
+    const port = (message as { listening?: unknown }).listening;
+    if (typeof port === 'number') listening = port;
+  });
   child.stdout?.on('data', (chunk) => {
     output += String(chunk);
   });
@@ -61,6 +67,7 @@ function spawnEntry(entry: string, env: Record<string, string>) {
   const handle = {
     child,
     output: () => output,
+    listeningOn: () => listening,
     async crash() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
@@ -107,14 +114,13 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
       PUBLIC_URL: url,
       ...env,
     });
-    // Ready when the answer is the child's own: between `freePort` and the child's listen, another test
-    // file's server can take the port; its health answers while the child is still starting (then exits
-    // with EADDRINUSE), and a test would go on talking to that other server, which its own test may kill
-    // (fetch failed, ECONNRESET) or fill with other data.
+    // Ready when the child itself says it listens on the port: between `freePort` and the child's listen,
+    // another test file's server can take the port; its health answers while the child is still starting
+    // (then exits with EADDRINUSE), and a test would go on talking to that other server, which its own
+    // test may kill (fetch failed, ECONNRESET) or fill with other data.
     await waitReady('server', async () => {
-      const health = await fetch(`${url}/api/health`);
-      const body = (await health.json()) as { pid?: number };
-      return health.ok && body.pid === handle.child.pid;
+      if (handle.listeningOn() !== port) return false;
+      return (await fetch(`${url}/api/health`)).ok;
     });
     return { url, ...handle };
   });
