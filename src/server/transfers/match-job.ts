@@ -1,11 +1,9 @@
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { FOLLOWED_PLAYLIST_MESSAGE } from '../../shared/api/transfer';
 import { parseCollectionId } from '../../shared/library-ids';
 import { SERVICE_LABELS, type ServiceId } from '../../shared/services';
 import { createMatchingTieBreaker } from '../ai/matching-tie-breaker';
 import type { AppDeps } from '../app-context';
-import { matchRows, matchSets } from '../db/schema';
 import { defineJob } from '../jobs/define-job';
 import type { JobContext } from '../jobs/job-runner';
 import { PermanentJobError } from '../jobs/job-runner';
@@ -21,6 +19,7 @@ import { classifyJobError, JOB_INLINE_WAIT_MS } from './job-errors';
 import { matchSavedAlbum, pairedByPosition, sourceAlbumInfo } from './library-collections';
 import { rowFromMatch, rowFromSkippedEntry } from './match-rows';
 import { loadRules, ruledRow, ruleKeyOf } from './match-rules';
+import { findMatchSet, insertMatchRows, updateMatchSet } from './match-set-store';
 
 /** Searches answer per country, so matching waits until the person has said which one is theirs. */
 export const unknownRegionMessage = (service: ServiceId) =>
@@ -60,7 +59,7 @@ function sourceReadError(error: unknown, service: string, spotifyMode: string): 
 /** Matches a source playlist against the destination catalog, storing a row per entry in source order. */
 export function createMatchJobHandler(deps: AppDeps) {
   return async ({ matchSetId }: MatchJobPayload, context: JobContext<MatchJobState>) => {
-    const [set] = await deps.db.select().from(matchSets).where(eq(matchSets.id, matchSetId));
+    const set = await findMatchSet(deps.db, matchSetId);
     if (!set) throw new PermanentJobError('The match run no longer exists.');
     let cache: DatabaseMatchCache | undefined;
     let storing: Promise<void> = Promise.resolve();
@@ -91,10 +90,7 @@ export function createMatchJobHandler(deps: AppDeps) {
         const name = source.playlist.name;
         const stored = entries;
         sourceStored = (async () => {
-          await deps.db
-            .update(matchSets)
-            .set({ sourcePlaylistName: name, sourceEntries: stored })
-            .where(eq(matchSets.id, set.id));
+          await updateMatchSet(deps.db, set.id, { sourcePlaylistName: name, sourceEntries: stored });
         })();
         sourceStored.catch(() => undefined);
       }
@@ -138,7 +134,7 @@ export function createMatchJobHandler(deps: AppDeps) {
           destination,
           region,
         );
-        await deps.db.update(matchSets).set({ albumMatch }).where(eq(matchSets.id, set.id));
+        await updateMatchSet(deps.db, set.id, { albumMatch });
       }
       const onAlbum = pairedByPosition(
         albumMatch,
@@ -213,7 +209,7 @@ export function createMatchJobHandler(deps: AppDeps) {
         storing = (async () => {
           await sourceStored;
           await writeCache.flush();
-          if (rows.length > 0) await deps.db.insert(matchRows).values(rows).onConflictDoNothing();
+          await insertMatchRows(deps.db, rows);
           await context.checkpoint({ storedUpTo } satisfies MatchJobState, {
             done: storedUpTo,
             total,
@@ -226,10 +222,7 @@ export function createMatchJobHandler(deps: AppDeps) {
       }
       await storing;
       await sourceStored;
-      await deps.db
-        .update(matchSets)
-        .set({ status: 'ready' })
-        .where(and(eq(matchSets.id, set.id)));
+      await updateMatchSet(deps.db, set.id, { status: 'ready' });
       return { matchSetId: set.id, total };
     } catch (error) {
       // The chunk being stored finishes first (its checkpoint is the resume point). Answers paid for
@@ -240,7 +233,7 @@ export function createMatchJobHandler(deps: AppDeps) {
       await cache?.flush().catch(() => undefined);
       const classified = classifyJobError(error);
       if (classified instanceof PermanentJobError) {
-        await deps.db.update(matchSets).set({ status: 'failed' }).where(eq(matchSets.id, set.id));
+        await updateMatchSet(deps.db, set.id, { status: 'failed' });
       }
       throw classified;
     }
