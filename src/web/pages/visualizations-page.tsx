@@ -1,5 +1,5 @@
 import { Page } from '../components/layout/page';
-import { VisualizationsView } from '../features/visualizations/visualizations-view';
+import { VisualizationsView } from '../features/visualizations';
 
 export default function VisualizationsPage() {
   return (
