@@ -77,7 +77,7 @@ export const settingsSchema = z.object({
   /** Analytics events per 10 seconds per session (or address when signed out); spec: 10/s, bursts of 100. */
   EVENTS_PER_10_SECONDS: z.coerce.number().int().min(0).default(100),
   ONBOARDING_REPLIES_PER_MINUTE: z.coerce.number().int().min(0).default(30),
-  /** Region-lock tracks checked per account per day on the free plan; Pro and Vault+ get ten times as many. */
+  /** Geo-lock bypass: tracks checked per account per day on the free plan; Pro and Vault+ get ten times as many. */
   REGION_LOCK_TRACKS_PER_DAY: z.coerce.number().int().min(0).default(500),
   /**
    * Which reverse proxies in front of Crossfade to believe about the client (X-Forwarded-For) and its

@@ -6,7 +6,7 @@ export default function VisualizationsPage() {
     <Page
       title="Features"
       width="wide"
-      description="Explore your taste graph and taste timeline, export playlists, merge with a friend and find alternatives for region-locked tracks."
+      description="Explore your taste graph and taste timeline, export playlists, merge with a friend and find alternatives for geo-locked tracks."
     >
       <VisualizationsView />
     </Page>
