@@ -14,15 +14,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
-import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { generateCatalog } from '../src/sandbox/catalog/generator';
 import type { Catalog } from '../src/sandbox/catalog/types';
 import { createApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/client';
-import { users } from '../src/server/db/schema';
 import { createLogger } from '../src/server/logger';
+import { setUserPlan } from '../src/server/plans/plan-store';
 import { createRuntime } from '../src/server/runtime';
 import { connectService } from '../src/server/testing/connect-service';
 import { TestClient } from '../src/server/testing/test-server';
@@ -116,7 +115,7 @@ async function main() {
     password: 'bench-password',
   });
   const userId = (registered.body as { user: { id: string } }).user.id;
-  await database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, userId));
+  await setUserPlan(database.db, userId, 'pro');
   await connectService(client, 'spotify');
   await connectService(client, 'apple');
 

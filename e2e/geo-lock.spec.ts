@@ -16,7 +16,7 @@ async function spotifyPlaylistId(page: Page, name: string): Promise<string> {
   return found.id;
 }
 
-test('the region-lock finder analyzes a playlist, toggles choices and creates the optimized playlist', async ({
+test('the geo-lock bypass analyzes a playlist, toggles choices and creates the optimized playlist', async ({
   page,
 }) => {
   await registerThroughApi(page);

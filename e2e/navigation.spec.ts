@@ -9,7 +9,7 @@ test('home page pitches the product and Get Started leads to the transfer wizard
   for (const feature of ['One-Click Transfer', 'Smart Matching', 'CSV Export']) {
     await expect(page.getByRole('heading', { level: 3, name: feature })).toBeVisible();
   }
-  await expect(page.getByText(/AI-powered/)).toBeVisible();
+  await expect(page.getByText(/Matched by ISRC and metadata/)).toBeVisible();
 
   await page.getByRole('main').getByRole('link', { name: 'Get Started' }).click();
   await expect(page).toHaveURL(/\/transfer$/);

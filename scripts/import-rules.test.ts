@@ -56,7 +56,7 @@ describe('import rules', () => {
       'src/server/routes/health-routes.ts':
         "import { Hono } from 'hono';\nimport { sql } from 'drizzle-orm';\n",
       'src/server/routes/health-routes.int.test.ts': "import { eq } from 'drizzle-orm/sql';\n",
-      'src/server/jobs/job-queue.ts': "import { sql } from 'drizzle-orm';\n",
+      'src/server/jobs/job-store.ts': "import { sql } from 'drizzle-orm';\n",
     });
     expect(rulesOf(dir)).toEqual(['route-runs-sql src/server/routes/health-routes.ts:2']);
   });
@@ -121,5 +121,58 @@ describe('import rules', () => {
     expect(result.failing).toEqual([]);
     expect(result.allowed.map((v) => v.file)).toEqual(['src/server/routes/auth-routes.ts']);
     expect(result.stale.map((entry) => entry.file)).toEqual(['src/gone.ts']);
+  });
+  it('fails a planted drizzle-orm import outside a store, and lets stores, db/, testing/ and tests use it', () => {
+    const drizzle = "import { eq } from 'drizzle-orm';\n";
+    const dir = tree({
+      'src/server/transfers/transfer-service.ts': `\n${drizzle}`,
+      'src/server/jobs/cleanup-job.ts': "import { sql } from 'drizzle-orm/sql';\n",
+      'bench/load.ts': drizzle,
+      'src/server/transfers/transfer-store.ts': drizzle,
+      'src/server/db/client.ts': drizzle,
+      'src/server/testing/test-database.ts': drizzle,
+      'src/server/transfers/transfer-flow.int.test.ts': drizzle,
+      'e2e/vault.spec.ts': drizzle,
+      'src/web/features/transfer/wizard-store.ts': drizzle,
+    });
+    expect(rulesOf(dir)).toEqual([
+      'sql-outside-store bench/load.ts:1',
+      'sql-outside-store src/server/jobs/cleanup-job.ts:1',
+      'sql-outside-store src/server/transfers/transfer-service.ts:2',
+      'sql-outside-store src/web/features/transfer/wizard-store.ts:1',
+    ]);
+  });
+
+  it('fails a service that imports hono or the HTTP layer; routes, http/, testing/ and the composition roots may', () => {
+    const dir = tree({
+      'src/server/http/cookies.ts': 'export const setCookie = 1;\n',
+      'src/server/links/visitor.ts':
+        "import type { Context } from 'hono';\nimport { setCookie } from '../http/cookies';\n",
+      'src/server/logger.ts': "import { setCookie } from './http/cookies';\n",
+      'src/server/mail/fake.ts': "import { serve } from '@hono/node-server';\n",
+      'src/server/routes/link-routes.ts':
+        "import { Hono } from 'hono';\nimport { setCookie } from '../http/cookies';\n",
+      'src/server/app.ts': "import { Hono } from 'hono';\n",
+      'src/server/runtime.ts': "import { Hono } from 'hono';\n",
+      'src/server/main.ts': "import { serve } from '@hono/node-server';\n",
+      'src/server/testing/fake-api.ts': "import { Hono } from 'hono';\n",
+      'src/server/links/visitor.test.ts': "import { Hono } from 'hono';\n",
+    });
+    expect(rulesOf(dir)).toEqual([
+      'service-imports-hono src/server/links/visitor.ts:1',
+      'service-imports-hono src/server/mail/fake.ts:1',
+      'service-imports-http src/server/links/visitor.ts:2',
+      'service-imports-http src/server/logger.ts:1',
+    ]);
+  });
+
+  it('fails a planted deep import of a feature from a page; through index.ts passes', () => {
+    const dir = tree({
+      'src/web/features/vault/index.ts': "export { BackupList } from './backup-list';\n",
+      'src/web/features/vault/backup-list.tsx': 'export function BackupList() {}\n',
+      'src/web/pages/vault-page.tsx': "import { BackupList } from '../features/vault';\n",
+      'src/web/pages/backups-page.tsx': "import { BackupList } from '../features/vault/backup-list';\n",
+    });
+    expect(rulesOf(dir)).toEqual(['page-deep-import src/web/pages/backups-page.tsx:1']);
   });
 });

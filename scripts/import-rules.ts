@@ -3,19 +3,29 @@
  * `noRestrictedImports` cannot express "only through index.ts" or find cycles, so one small checker
  * holds every rule and reports file, line and rule).
  *
- * - routes never import `db/schema` or `drizzle-orm`: SQL belongs to the services;
+ * - routes never import `db/schema` or `drizzle-orm`: SQL belongs to the stores;
+ * - `drizzle-orm` is imported only by stores (`*-store.ts` under `src/server`), `src/server/db/`, the test
+ *   helpers (`src/server/testing/`) and tests: every query lives in a store (issue 26);
+ * - services (server code outside routes/, http/, testing/ and the composition roots) never import
+ *   `hono` or `@hono/*`, nor anything of http/: they take plain values, not a request Context;
+ * - a page (`src/web/pages`) imports a feature only through its `index.ts`;
  * - the sandbox never imports the server: the emulators stand in for other companies' services;
  * - a web feature imports another feature only through its public `index.ts`;
  * - `process.env` is read only in config modules (and in tests, benchmarks and scripts);
  * - services (server code outside routes/ and http/) never import http/errors: they raise domain errors;
  * - no import cycles.
  */
+
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 
 export type RuleName =
   | 'route-imports-schema'
   | 'route-runs-sql'
+  | 'sql-outside-store'
+  | 'service-imports-hono'
+  | 'service-imports-http'
+  | 'page-deep-import'
   | 'sandbox-imports-server'
   | 'feature-deep-import'
   | 'process-env'
@@ -114,6 +124,33 @@ function isService(file: string): boolean {
   return !/^src\/server\/(routes|http|testing)\//.test(file) && file !== 'src/server/app.ts';
 }
 
+/**
+ * Where the HTTP layer meets the services: the app's composition (`app.ts`, its `app-context.ts` types),
+ * the wiring of settings, database and emulators (`runtime.ts`), the process entries (`main.ts`,
+ * `worker.ts`) and the settings (`config.ts` parses TRUST_PROXY with http/client-address.ts).
+ */
+const COMPOSITION_ROOTS = new Set(
+  ['app.ts', 'app-context.ts', 'runtime.ts', 'main.ts', 'worker.ts', 'config.ts'].map(
+    (name) => `src/server/${name}`,
+  ),
+);
+
+/** A service in the strict sense: below the HTTP layer and not one of the composition roots. */
+const isPlainService = (file: string) => isService(file) && !COMPOSITION_ROOTS.has(file) && !isTest(file);
+
+/** Who may import drizzle-orm: the stores, the database module, the test helpers and tests. */
+function mayRunSql(file: string): boolean {
+  return (
+    isTest(file) ||
+    (file.startsWith('src/server/') && file.endsWith('-store.ts')) ||
+    file.startsWith('src/server/db/') ||
+    file.startsWith('src/server/testing/')
+  );
+}
+
+const isDrizzle = (specifier: string) => /^drizzle-orm(\/|$)/.test(specifier);
+const isHono = (specifier: string) => /^(hono|@hono\/[^/]+)(\/|$)/.test(specifier);
+
 function lineOf(text: string, index: number): number {
   return text.slice(0, index).split('\n').length;
 }
@@ -139,8 +176,52 @@ export function findViolations(root: string): Violation[] {
           line: ref.line,
           message: `a route imports ${ref.specifier}; move the query into a service`,
         });
+      // Routes have their own rule (above); everything else outside a store is told where SQL goes.
+      if (
+        isDrizzle(ref.specifier) &&
+        !mayRunSql(file) &&
+        !file.startsWith('src/server/routes/') &&
+        (file.startsWith('src/') || file.startsWith('bench/'))
+      )
+        violations.push({
+          rule: 'sql-outside-store',
+          file,
+          line: ref.line,
+          message: `imports ${ref.specifier} outside a store; move the query into a *-store.ts next to this file`,
+        });
+      if (isPlainService(file) && isHono(ref.specifier))
+        violations.push({
+          rule: 'service-imports-hono',
+          file,
+          line: ref.line,
+          message: `a service imports ${ref.specifier}; take plain values (the route reads the request)`,
+        });
       const target = ref.target;
       if (target === undefined) continue;
+      if (
+        isPlainService(file) &&
+        target.startsWith('src/server/http/') &&
+        !/^src\/server\/http\/errors(\/|\.ts$)/.test(target)
+      )
+        violations.push({
+          rule: 'service-imports-http',
+          file,
+          line: ref.line,
+          message: `a service imports ${target}; the HTTP layer calls services, never the other way`,
+        });
+      if (file.startsWith('src/web/pages/') && !isTest(file)) {
+        const feature = featureOf(target);
+        if (
+          feature !== undefined &&
+          !/\/index\.tsx?$/.test(target.slice(`src/web/features/${feature}`.length))
+        )
+          violations.push({
+            rule: 'page-deep-import',
+            file,
+            line: ref.line,
+            message: `a page imports ${target}; import from features/${feature} (its index.ts)`,
+          });
+      }
       if (
         file.startsWith('src/server/routes/') &&
         !isTest(file) &&

@@ -2,40 +2,17 @@ import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { z } from 'zod';
 import { CatalogFileError, loadCatalog } from './catalog/load-file';
-import { parseSandboxFaults } from './faults';
 import { createSandboxParts, SANDBOX_PATHS } from './index';
-import {
-  loadOrCreateSandboxAccountSecret,
-  loadOrCreateSandboxAppleKey,
-  parseSandboxAccountSecret,
-} from './sandbox-keys';
+import { loadOrCreateSandboxAccountSecret, loadOrCreateSandboxAppleKey } from './sandbox-keys';
+import { sandboxSettingsShape } from './settings';
 import { loadOrCreateSandboxStripeKey } from './stripe/sandbox-key';
 
 /** `npm run sandbox`: both emulators as a standalone server, for working on clients or the CLI against them. */
 const environment = z.object({
+  /** What the app's settings share (src/sandbox/settings.ts); the app and this server read them alike. */
+  ...sandboxSettingsShape,
   SANDBOX_HOST: z.string().default('127.0.0.1'),
   SANDBOX_PORT: z.coerce.number().int().min(0).max(65_535).default(3001),
-  SANDBOX_CATALOG: z
-    .string()
-    .trim()
-    .optional()
-    .transform((value) => value || undefined),
-  SANDBOX_CATALOG_TRACKS: z.coerce.number().int().min(3000).max(1_000_000).default(24_000),
-  /** Calls per rolling window before the emulators answer 429; 0 turns the limit off. */
-  SANDBOX_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
-  SANDBOX_RATE_WINDOW_SECONDS: z.coerce.number().positive().max(3600).default(30),
-  SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
-  SANDBOX_FAULTS: z
-    .string()
-    .optional()
-    .transform((text, context) => {
-      try {
-        return parseSandboxFaults(text);
-      } catch (error) {
-        context.addIssue({ code: 'custom', message: (error as Error).message });
-        return z.NEVER;
-      }
-    }),
   /** `1`: also serve the Apple Music API at the root of SANDBOX_APPLE_PORT (root-relative `next` links work). */
   SANDBOX_APPLE_ROOT: z.enum(['0', '1', '']).default('0'),
   SANDBOX_APPLE_PORT: z.coerce.number().int().min(0).max(65_535).default(3002),
@@ -56,15 +33,6 @@ const environment = z.object({
         .map((uri) => uri.trim())
         .filter(Boolean),
     ),
-  /** The same secret as the app's (decision 0022); else both read DATA_DIR/sandbox/account-secret. */
-  SANDBOX_ACCOUNT_SECRET: z
-    .string()
-    .optional()
-    .refine(
-      (value) => !value || parseSandboxAccountSecret(value) !== undefined,
-      'SANDBOX_ACCOUNT_SECRET must be 32 bytes in base64',
-    ),
-  SANDBOX_CONSENTS_PER_HOUR: z.coerce.number().int().min(0).default(60),
 });
 
 async function main(): Promise<void> {

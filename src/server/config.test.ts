@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config';
+import { sandboxSettingsShape } from '../sandbox/settings';
+import { loadConfig, settingsSchema } from './config';
 
 describe('loadConfig', () => {
   it('defaults to the loopback address people can register as a Spotify redirect URI, and sandbox mode', () => {
@@ -96,5 +97,17 @@ describe('loadConfig', () => {
     ])('stops with one line: %j', (env, expected) => {
       expect(() => loadConfig(env)).toThrow(expected);
     });
+  });
+});
+
+describe('SANDBOX_* settings', () => {
+  it('are defined once: the app takes every one the emulators share from src/sandbox/settings.ts', () => {
+    for (const [name, schema] of Object.entries(sandboxSettingsShape))
+      expect(settingsSchema.shape[name as keyof typeof settingsSchema.shape], name).toBe(schema);
+    const appOnly = Object.keys(settingsSchema.shape).filter(
+      (name) => name.startsWith('SANDBOX_') && !(name in sandboxSettingsShape),
+    );
+    // What only the app reads: where standalone emulators run, and the tests' fixed scenarios.
+    expect(appOnly.sort()).toEqual(['SANDBOX_TEST_SCENARIOS', 'SANDBOX_URL']);
   });
 });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { parseSandboxFaults } from '../sandbox/faults';
-import { parseSandboxAccountSecret } from '../sandbox/sandbox-keys';
+import { sandboxSettingsShape } from '../sandbox/settings';
 import { parseProxyTrust } from './http/client-address';
 
 /**
@@ -77,7 +76,7 @@ export const settingsSchema = z.object({
   /** Analytics events per 10 seconds per session (or address when signed out); spec: 10/s, bursts of 100. */
   EVENTS_PER_10_SECONDS: z.coerce.number().int().min(0).default(100),
   ONBOARDING_REPLIES_PER_MINUTE: z.coerce.number().int().min(0).default(30),
-  /** Region-lock tracks checked per account per day on the free plan; Pro and Vault+ get ten times as many. */
+  /** Geo-lock bypass: tracks checked per account per day on the free plan; Pro and Vault+ get ten times as many. */
   REGION_LOCK_TRACKS_PER_DAY: z.coerce.number().int().min(0).default(500),
   /**
    * Which reverse proxies in front of Crossfade to believe about the client (X-Forwarded-For) and its
@@ -104,23 +103,13 @@ export const settingsSchema = z.object({
   /** Where the page loads MusicKit on the Web from (Apple forbids re-hosting it; tests serve a stand-in). */
   MUSICKIT_SCRIPT_URL: z.url().default('https://js-cdn.music.apple.com/musickit/v3/musickit.js'),
 
-  /** Catalog file for the sandbox emulators (CSV or JSON Lines); the built-in generator otherwise. */
-  SANDBOX_CATALOG: optionalText,
-  /** Size of the generated catalog when no file is given; 3,000 still holds the whole demo library. */
-  SANDBOX_CATALOG_TRACKS: z.coerce.number().int().min(3000).max(1_000_000).default(24_000),
-  /** Calls per rolling window the sandbox emulators allow before answering 429; 0 turns the limit off. */
-  SANDBOX_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
-  /** Length of the emulators' rolling rate-limit window (Spotify's is 30 s). */
-  SANDBOX_RATE_WINDOW_SECONDS: z.coerce.number().positive().max(3600).default(30),
-  /** Milliseconds added to every emulator answer, to feel (or test) a slow network. */
-  SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
   /**
    * Origin of emulators running on their own (`npm run sandbox`) for processes that share them: this
    * process then mounts none and calls them there. Use the same DATA_DIR (its sandbox key) as the sandbox.
    */
   SANDBOX_URL: optionalText.pipe(z.url().optional()),
-  /** Faults on demand for the emulators (write lag, 5xx, timeouts); see README and sandbox/faults.ts. */
-  SANDBOX_FAULTS: parsedWith(parseSandboxFaults),
+  /** The emulators' own settings (catalog, rate limit, latency, faults, account secret, consents). */
+  ...sandboxSettingsShape,
 
   // ── Save to Cloud: Google Drive and Dropbox (decision 0027); unset client ids use the sandbox emulators.
   /** A Google OAuth client of type "Web application" (it has a secret; Crossfade adds PKCE and state). */
@@ -180,21 +169,6 @@ export const settingsSchema = z.object({
   JOB_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(30),
 
   // --- Sandbox accounts (decision 0022) ---
-  /**
-   * 32 bytes, base64: names each person's sandbox account (an HMAC of their user id) and signs the consent
-   * claim the emulators verify. Generated into DATA_DIR/sandbox when unset; `npm run sandbox` reads the same.
-   */
-  SANDBOX_ACCOUNT_SECRET: optionalText.pipe(
-    z
-      .string()
-      .refine(
-        (value) => parseSandboxAccountSecret(value) !== undefined,
-        'SANDBOX_ACCOUNT_SECRET must be 32 bytes in base64',
-      )
-      .optional(),
-  ),
-  /** Consent posts each emulator accepts per client address and rolling hour (0 = no limit). */
-  SANDBOX_CONSENTS_PER_HOUR: z.coerce.number().int().min(0).default(60),
   /**
    * Tests only: a request may name a fixed scenario (`X-Sandbox-Scenario`) that seeds the library of the
    * sandbox account it connects, the account itself staying the person's own. Never set in production.

@@ -10,6 +10,6 @@ export const SERVICE_LABELS: Record<ServiceId, string> = { spotify: 'Spotify', a
 
 export const otherService = (service: ServiceId): ServiceId => (service === 'spotify' ? 'apple' : 'spotify');
 
-/** Region codes offered by the region-lock finder (spec section 3). */
+/** Region codes offered by the geo-lock bypass (spec section 3). */
 export const SOURCE_REGIONS = ['US', 'GB', 'CA', 'AU', 'DE', 'FR'] as const;
 export const TARGET_REGIONS = ['JP', 'KR', 'BR', 'IN', 'ZA', 'RU'] as const;

@@ -744,7 +744,7 @@ function clampDuration(ms: number): number {
 
 /**
  * Region locks: some releases are missing in one market, but only where another release of the same
- * recording (same ISRC) is available there on the same service, the situation a region-lock finder resolves.
+ * recording (same ISRC) is available there on the same service, the situation the geo-lock bypass resolves.
  */
 function lockRegions(tracks: CatalogTrack[], rng: Rng): void {
   const byIsrc = new Map<string, CatalogTrack[]>();

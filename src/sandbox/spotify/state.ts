@@ -115,7 +115,7 @@ export interface DemoUser {
 
 /**
  * The shared demo listener has no fixed country: `market` is taken as given for it (older tests and the
- * region-lock finder rely on that). Per-person sandbox accounts have one, and it overrides `market`.
+ * geo-lock bypass rely on that). Per-person sandbox accounts have one, and it overrides `market`.
  */
 export const DEMO_USER: DemoUser = { id: 'crossfade-demo', displayName: 'Demo Listener', registered: true };
 export const UNREGISTERED_USER: DemoUser = {

@@ -48,6 +48,18 @@ export async function savePublicProfile(db: Database, userId: string, publicProf
   await db.update(users).set({ publicProfile }).where(eq(users.id, userId));
 }
 
+/** Whether the person chose a public profile (undefined: no such person). */
+export async function findPublicProfile(
+  db: Database,
+  userId: string,
+): Promise<{ id: string; publicProfile: boolean } | undefined> {
+  const [user] = await db
+    .select({ id: users.id, publicProfile: users.publicProfile })
+    .from(users)
+    .where(eq(users.id, userId));
+  return user;
+}
+
 export async function findUsername(db: Database, userId: string): Promise<string | undefined> {
   const [user] = await db.select({ username: users.username }).from(users).where(eq(users.id, userId));
   return user?.username;

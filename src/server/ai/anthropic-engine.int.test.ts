@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeAnthropicApi, startFakeAnthropicApi } from '../testing/fake-anthropic-api';
 import { AnthropicAiEngine } from './anthropic-engine';
 import type { BreakTieInput, MergeInsightInput, TrackSummary } from './engine';
 import { LocalAiEngine } from './local-engine';
-import { type FakeAnthropicApi, startFakeAnthropicApi } from './testing/fake-anthropic-api';
 
 const API_KEY = 'sk-ant-test-123';
 const MODEL = 'claude-test-model';

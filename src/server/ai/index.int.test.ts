@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type FakeAnthropicApi, startFakeAnthropicApi } from '../testing/fake-anthropic-api';
 import { type AiLogger, createAiEngine, DEFAULT_ANTHROPIC_MODEL } from './index';
-import { type FakeAnthropicApi, startFakeAnthropicApi } from './testing/fake-anthropic-api';
 
 // A real pino logger: the engine's logger type must accept it as is.
 const silent: AiLogger = pino({ level: 'silent' });

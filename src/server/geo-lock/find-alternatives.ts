@@ -4,7 +4,7 @@ import { type PreparedTrack, prepareTrack } from '../matching';
 import type { MusicProvider, NormalizedTrack } from '../providers/types';
 
 /**
- * The region-lock finder: for each track that cannot be played in the target region, the closest thing that
+ * The geo-lock bypass: for each track that cannot be played in the target region, the closest thing that
  * can, from the track's own service. Closest means, in order: the same recording on another release (same
  * ISRC), the same song with the same version on another album, then another version (live, acoustic,
  * cover…) labelled as such. Every alternative is checked against the region before it is offered.

@@ -98,7 +98,7 @@ describe('POST /api/claude/geo-locked-alternatives: input', () => {
   });
 });
 
-describe('region-lock properties over the sandbox catalog', () => {
+describe('geo-lock properties over the sandbox catalog', () => {
   it.each(['spotify', 'apple'] as const)(
     '%s: alternatives only for tracks locked in the region, each playable there',
     async (service) => {

@@ -55,7 +55,7 @@ export async function createRegionOptimizedPlaylist(
   const finalTracks: NormalizedTrack[] = tracks.map((track) => chosen.get(track.id) ?? track);
   const created = await destination.createPlaylist(
     `${contents.playlist.name} (${input.targetRegion})`,
-    `Optimized for ${input.targetRegion} by Crossfade: region-locked tracks swapped for available versions.`,
+    `Optimized for ${input.targetRegion} by Crossfade: geo-locked tracks swapped for available versions.`,
   );
   const uris = [...new Set(finalTracks.map((track) => track.uri).filter((uri) => uri !== ''))];
   if (uris.length > 0) await destination.addTracks(created.id, uris);

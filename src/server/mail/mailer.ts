@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
-import { outboxMessages } from '../db/schema';
+import { insertOutboxMessage } from './outbox-store';
 
 export interface MailMessage {
   to: string;
@@ -63,9 +63,7 @@ function outboxMailer(folder: string, from: string, db: Database): Mailer {
   return {
     async send({ to, subject, text: sent, senderId, secrets }) {
       const text = withoutSecrets(sent, secrets);
-      await db
-        .insert(outboxMessages)
-        .values({ recipient: to, subject, body: text, senderId: senderId ?? null });
+      await insertOutboxMessage(db, { recipient: to, subject, body: text, senderId: senderId ?? null });
       await mkdir(folder, { recursive: true, mode: 0o700 });
       sequence += 1;
       const file = join(folder, `${Date.now()}-${sequence}.eml`);

@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { SessionUser } from '../../shared/api/auth';
 import {
@@ -12,10 +11,16 @@ import {
 } from '../../shared/api/merge';
 import { SERVICE_LABELS, serviceIdSchema } from '../../shared/services';
 import type { AppDeps } from '../app-context';
-import { mergedPlaylists, mergeInvitations, users } from '../db/schema';
 import { badRequest, conflict, gone, notFound, unauthorized } from '../domain-errors';
 import type { Mailer } from '../mail/mailer';
 import { createMerge } from './merge-service';
+import {
+  claimPendingInvitation,
+  deleteMergedPlaylist,
+  findInvitationByTokenHash,
+  insertInvitation,
+  listSentInvitations,
+} from './merge-store';
 import { type LoadedSide, loadOwnSide, loadSharedSide } from './playlist-refs';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -44,22 +49,18 @@ export async function createInvitation(
   const own = await loadOwnSide(deps, user, { playlistId: input.playlistId, service: input.service });
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + INVITATION_TTL_DAYS * DAY_MS);
-  const [row] = await deps.db
-    .insert(mergeInvitations)
-    .values({
-      inviterId: user.id,
-      tokenHash: hashToken(token),
-      friendEmail: input.friendEmail,
-      inviterPlaylist: {
-        service: own.service,
-        playlistId: own.playlistId,
-        name: own.name,
-        trackCount: own.tracks.length,
-      },
-      expiresAt,
-    })
-    .returning({ id: mergeInvitations.id });
-  if (!row) throw new Error('invitation insert returned no row');
+  const invitationId = await insertInvitation(deps.db, {
+    inviterId: user.id,
+    tokenHash: hashToken(token),
+    friendEmail: input.friendEmail,
+    inviterPlaylist: {
+      service: own.service,
+      playlistId: own.playlistId,
+      name: own.name,
+      trackCount: own.tracks.length,
+    },
+    expiresAt,
+  });
   const url = inviteUrl(deps, token);
   let emailSent = true;
   try {
@@ -82,21 +83,17 @@ export async function createInvitation(
     emailSent = false;
     deps.logger.warn({ err: error }, 'merge invitation e-mail failed');
   }
-  return { id: row.id, inviteUrl: url, expiresAt: expiresAt.toISOString(), emailSent };
+  return { id: invitationId, inviteUrl: url, expiresAt: expiresAt.toISOString(), emailSent };
 }
 
 const statusOf = (row: { status: 'pending' | 'merged' | 'expired'; expiresAt: Date }) =>
   row.status === 'pending' && row.expiresAt.getTime() <= Date.now() ? 'expired' : row.status;
 
 async function findByToken(deps: AppDeps, token: string) {
-  const [found] =
+  const found =
     token.length > 0 && token.length <= 100
-      ? await deps.db
-          .select({ invitation: mergeInvitations, inviterName: users.username, inviterEmail: users.email })
-          .from(mergeInvitations)
-          .innerJoin(users, eq(users.id, mergeInvitations.inviterId))
-          .where(eq(mergeInvitations.tokenHash, hashToken(token)))
-      : [];
+      ? await findInvitationByTokenHash(deps.db, hashToken(token))
+      : undefined;
   if (!found) throw notFound('This invitation link is not valid. Ask your friend to send a new one.');
   return { ...found, playlist: inviterPlaylistSchema.parse(found.invitation.inviterPlaylist) };
 }
@@ -154,25 +151,20 @@ export async function acceptInvitation(
     searchProvider,
     invitationId: invitation.id,
   });
-  const claimed = await deps.db
-    .update(mergeInvitations)
-    .set({
-      status: 'merged',
-      mergedPlaylistId: merge.response.newPlaylistId,
-      friendUserId: user?.id ?? null,
-      friendPlaylist: {
-        service: friend.service,
-        playlistId: friend.playlistId,
-        name: friend.name,
-        owner: friend.owner,
-        tracks: friend.tracks.length,
-      },
-    })
-    .where(and(eq(mergeInvitations.id, invitation.id), eq(mergeInvitations.status, 'pending')))
-    .returning({ id: mergeInvitations.id });
-  if (claimed.length === 0) {
+  const claimed = await claimPendingInvitation(deps.db, invitation.id, {
+    mergedPlaylistId: merge.response.newPlaylistId,
+    friendUserId: user?.id ?? null,
+    friendPlaylist: {
+      service: friend.service,
+      playlistId: friend.playlistId,
+      name: friend.name,
+      owner: friend.owner,
+      tracks: friend.tracks.length,
+    },
+  });
+  if (!claimed) {
     // Someone answered the same link a moment earlier: theirs stands, this one is dropped.
-    await deps.db.delete(mergedPlaylists).where(eq(mergedPlaylists.id, merge.response.newPlaylistId));
+    await deleteMergedPlaylist(deps.db, merge.response.newPlaylistId);
     throw conflict('This invitation has already been used.');
   }
   try {
@@ -194,12 +186,7 @@ export async function acceptInvitation(
 }
 
 export async function listInvitations(deps: AppDeps, userId: string): Promise<InvitationSummary[]> {
-  const rows = await deps.db
-    .select()
-    .from(mergeInvitations)
-    .where(eq(mergeInvitations.inviterId, userId))
-    .orderBy(desc(mergeInvitations.createdAt))
-    .limit(100);
+  const rows = await listSentInvitations(deps.db, userId, 100);
   return rows.map((row) => ({
     id: row.id,
     friendEmail: row.friendEmail,

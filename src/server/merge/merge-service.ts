@@ -1,13 +1,18 @@
-import { desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { MergedPlaylist, MergedTrack, MergePlaylistsResponse } from '../../shared/api/merge';
 import type { MergeInsightInput } from '../ai/engine';
 import type { AppDeps } from '../app-context';
-import { mergedPlaylists, mergeInvitations } from '../db/schema';
 import { isUuid } from '../db/uuid';
 import { badRequest, notFound } from '../domain-errors';
 import type { MusicProvider, NormalizedTrack } from '../providers/types';
 import { bridgeQueries, type MergeResult, mergePlaylists } from './merge-playlists';
+import {
+  findInvitationParties,
+  findMergedPlaylist,
+  insertMergedPlaylist,
+  listRecentMergedTracks,
+  setMergedPlaylistPublic,
+} from './merge-store';
 import type { LoadedSide } from './playlist-refs';
 
 /** What a merged_playlists row keeps per track: enough to show it and to save it to either service. */
@@ -135,34 +140,30 @@ export async function createMerge(deps: AppDeps, input: CreateMergeInput): Promi
     ...(entry.track.explicit !== undefined ? { explicit: entry.track.explicit } : {}),
   }));
   const insight = await deps.ai.mergeInsight(insightInput(result, stored.length, input, 'you'));
-  const [row] = await deps.db
-    .insert(mergedPlaylists)
-    .values({
-      userId: input.ownerId,
-      name: insight.playlistName,
-      tracks: stored,
-      insightSummary: insight.insightSummary,
-      mixRatio: input.mixRatio,
-      sources: {
-        you: { service: you.service, playlistId: you.playlistId, name: you.name, owner: you.owner },
-        friend: {
-          service: friend.service,
-          playlistId: friend.playlistId,
-          name: friend.name,
-          owner: friend.owner,
-        },
+  const newPlaylistId = await insertMergedPlaylist(deps.db, {
+    userId: input.ownerId,
+    name: insight.playlistName,
+    tracks: stored,
+    insightSummary: insight.insightSummary,
+    mixRatio: input.mixRatio,
+    sources: {
+      you: { service: you.service, playlistId: you.playlistId, name: you.name, owner: you.owner },
+      friend: {
+        service: friend.service,
+        playlistId: friend.playlistId,
+        name: friend.name,
+        owner: friend.owner,
       },
-      invitationId: input.invitationId ?? null,
-    })
-    .returning({ id: mergedPlaylists.id });
-  if (!row) throw new Error('merged playlist insert returned no row');
+    },
+    invitationId: input.invitationId ?? null,
+  });
   return {
     result,
     response: {
       playlistName: insight.playlistName,
       tracks: stored.map(toMergedTrack),
       insightSummary: insight.insightSummary,
-      newPlaylistId: row.id,
+      newPlaylistId,
     },
     forFriend: async () => {
       const told = await deps.ai.mergeInsight(insightInput(result, stored.length, input, 'friend'));
@@ -171,7 +172,7 @@ export async function createMerge(deps: AppDeps, input: CreateMergeInput): Promi
         playlistName: insight.playlistName,
         tracks: stored.map((track) => ({ ...toMergedTrack(track), source: SWAPPED_SOURCE[track.source] })),
         insightSummary: told.insightSummary,
-        newPlaylistId: row.id,
+        newPlaylistId,
       };
     },
   };
@@ -189,9 +190,7 @@ const toMergedTrack = (track: StoredTrack): MergedTrack => ({
 const MISSING = 'That merged playlist does not exist.';
 
 export async function loadMergedRow(deps: AppDeps, id: string) {
-  const [row] = isUuid(id)
-    ? await deps.db.select().from(mergedPlaylists).where(eq(mergedPlaylists.id, id))
-    : [];
+  const row = isUuid(id) ? await findMergedPlaylist(deps.db, id) : undefined;
   if (!row) throw notFound(MISSING);
   return { ...row, tracks: z.array(storedTrackSchema).parse(row.tracks) };
 }
@@ -241,10 +240,7 @@ async function mayCopy(
 ) {
   if (row.public || row.userId === userId) return true;
   if (!row.invitationId) return false;
-  const [invitation] = await deps.db
-    .select({ inviterId: mergeInvitations.inviterId, friendUserId: mergeInvitations.friendUserId })
-    .from(mergeInvitations)
-    .where(eq(mergeInvitations.id, row.invitationId));
+  const invitation = await findInvitationParties(deps.db, row.invitationId);
   return invitation !== undefined && (invitation.inviterId === userId || invitation.friendUserId === userId);
 }
 
@@ -252,18 +248,13 @@ async function mayCopy(
 export async function setMergePublic(deps: AppDeps, id: string, userId: string, isPublic: boolean) {
   const row = await loadMergedRow(deps, id);
   if (row.userId !== userId) throw notFound(MISSING);
-  await deps.db.update(mergedPlaylists).set({ public: isPublic }).where(eq(mergedPlaylists.id, row.id));
+  await setMergedPlaylistPublic(deps.db, row.id, isPublic);
   return publicMergedPlaylist(deps, row.id, userId);
 }
 
 /** The person's latest merge holding every one of these ids (save-playlist called with ids alone). */
 export async function findMergeWithTracks(deps: AppDeps, userId: string, ids: readonly string[]) {
-  const rows = await deps.db
-    .select({ id: mergedPlaylists.id, tracks: mergedPlaylists.tracks })
-    .from(mergedPlaylists)
-    .where(eq(mergedPlaylists.userId, userId))
-    .orderBy(desc(mergedPlaylists.createdAt))
-    .limit(20);
+  const rows = await listRecentMergedTracks(deps.db, userId, 20);
   const match = rows.find((row) => {
     const have = new Set(
       z

@@ -1,10 +1,8 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
 import type { PlaylistSummary as PlaylistDto, Track } from '../../shared/api/playlists';
 import { FOLLOWED_PLAYLIST_MESSAGE, IMPORTED_PLAYLIST_PREFIX } from '../../shared/api/transfer';
 import { LIKED_SONGS_ID, LIKED_SONGS_NAME } from '../../shared/library-ids';
 import type { ServiceId } from '../../shared/services';
 import type { AppDeps } from '../app-context';
-import { importedPlaylists } from '../db/schema';
 import { isUuid } from '../db/uuid';
 import { notFound } from '../domain-errors';
 import { ProviderError } from '../providers/http';
@@ -15,6 +13,11 @@ import type {
   PlaylistReadOptions,
   PlaylistSummary,
 } from '../providers/types';
+import {
+  findImportedPlaylist,
+  insertImportedPlaylist,
+  listImportedSummaries,
+} from './imported-playlist-store';
 
 /**
  * Where a transfer's source comes from: the person's playlists on a service, or a file they imported
@@ -105,16 +108,7 @@ async function listLibrary(provider: MusicProvider, service: ServiceId): Promise
 }
 
 async function listImported(deps: AppDeps, userId: string): Promise<PlaylistDto[]> {
-  const rows = await deps.db
-    // The count only: reading the tracks themselves would parse every imported file on each listing.
-    .select({
-      id: importedPlaylists.id,
-      name: importedPlaylists.name,
-      trackCount: sql<number>`jsonb_array_length(${importedPlaylists.tracks})`.mapWith(Number),
-    })
-    .from(importedPlaylists)
-    .where(eq(importedPlaylists.userId, userId))
-    .orderBy(desc(importedPlaylists.createdAt));
+  const rows = await listImportedSummaries(deps.db, userId);
   return rows.map((row) => ({
     id: `${IMPORT_PREFIX}${row.id}`,
     name: row.name,
@@ -129,9 +123,7 @@ export async function saveImportedPlaylist(
   deps: AppDeps,
   input: { userId: string; name: string; originService: ServiceId | null; tracks: NormalizedTrack[] },
 ) {
-  const [row] = await deps.db.insert(importedPlaylists).values(input).returning({ id: importedPlaylists.id });
-  if (!row) throw new Error('import insert returned no row');
-  return `${IMPORT_PREFIX}${row.id}`;
+  return `${IMPORT_PREFIX}${await insertImportedPlaylist(deps.db, input)}`;
 }
 
 /** Every entry of a source playlist, in order. */
@@ -144,12 +136,7 @@ export async function loadSourcePlaylist(
 ): Promise<PlaylistContents> {
   if (playlistId.startsWith(IMPORT_PREFIX)) {
     const id = playlistId.slice(IMPORT_PREFIX.length);
-    const [row] = isUuid(id)
-      ? await deps.db
-          .select()
-          .from(importedPlaylists)
-          .where(and(eq(importedPlaylists.id, id), eq(importedPlaylists.userId, userId)))
-      : [];
+    const row = isUuid(id) ? await findImportedPlaylist(deps.db, userId, id) : undefined;
     if (!row) throw notFound('That imported playlist does not exist (any more).');
     const tracks = row.tracks;
     return {

@@ -16,19 +16,19 @@ import { readJson } from '../http/validation';
 import type { NormalizedTrack } from '../providers/types';
 import { DAY_MS, enforceRateLimit } from '../security/rate-limit';
 
-/** The region-lock finder (spec sections 2, 3, 7 and 8). */
+/** The geo-lock bypass (spec sections 2, 3, 7 and 8). */
 export function geoLockRoutes(deps: AppDeps) {
   // Every checked track spends calls of the shared catalog quota: a daily allowance per account, ten times
   // larger on the paid plans.
   const freeTracksPerDay = deps.config.REGION_LOCK_TRACKS_PER_DAY;
   const quota = (plan: string) => ({
-    bucket: 'region-lock-tracks',
+    bucket: 'geo-lock-tracks',
     limit: plan === 'free' ? freeTracksPerDay : freeTracksPerDay * 10,
     windowMs: DAY_MS,
     message:
       plan === 'free'
-        ? `The Free plan checks ${freeTracksPerDay} tracks a day for region locks; Pro checks ten times as many (see /pricing).`
-        : `Your plan checks ${freeTracksPerDay * 10} tracks a day for region locks.`,
+        ? `The Free plan checks ${freeTracksPerDay} tracks a day for geo-locks; Pro checks ten times as many (see /pricing).`
+        : `Your plan checks ${freeTracksPerDay * 10} tracks a day for geo-locks.`,
   });
   return new Hono<AppEnv>()
     .post('/claude/geo-locked-alternatives', async (c) => {

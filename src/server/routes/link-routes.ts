@@ -11,6 +11,7 @@ import type { AppDeps, AppEnv } from '../app-context';
 import { notFound } from '../domain-errors';
 import { requireUser } from '../http/require-user';
 import { readJson } from '../http/validation';
+import { visitorId } from '../http/visitor-cookie';
 import {
   addSignup,
   createLink,
@@ -24,7 +25,7 @@ import {
 } from '../links/link-store';
 import { openLinks } from '../links/public-link';
 import { resolveLinkTarget } from '../links/resolve-target';
-import { visitorHash, visitorId } from '../links/visitor';
+import { visitorHash } from '../links/visitor';
 import { enforceRateLimit, HOUR_MS } from '../security/rate-limit';
 
 /** Shareable ("sniper") links: the owner's /api/links and the public /api/public/links/:slug. */

@@ -16,7 +16,7 @@ import { buildTasteTimeline } from '../visualizations/taste-timeline';
 export function visualizationRoutes(deps: AppDeps) {
   const graph = async (c: Context<AppEnv>) => {
     const type = validate(tasteGraphTypeSchema, c.req.query('type') ?? 'genres');
-    const library = await libraryForRequest(deps, c, c.req.param('userId'));
+    const library = await libraryForRequest(deps, c.get('user')?.id, c.req.param('userId'));
     const answer: TasteGraph = {
       ...buildTasteGraph(library, type),
       sample: library.sample,
@@ -26,7 +26,7 @@ export function visualizationRoutes(deps: AppDeps) {
   };
   const timeline = async (c: Context<AppEnv>) => {
     const range = validate(timelineRangeSchema, c.req.query('timeRange') ?? '5years');
-    const library = await libraryForRequest(deps, c, c.req.param('userId'));
+    const library = await libraryForRequest(deps, c.get('user')?.id, c.req.param('userId'));
     const answer: TasteTimeline = {
       ...buildTasteTimeline(library, range),
       sample: library.sample,

@@ -267,7 +267,7 @@ describe('rate limits', () => {
     expect((await ask(server.newClient(), '198.51.100.51')).status).toBe(200);
   });
 
-  describe('region-lock analysis', () => {
+  describe('geo-lock analysis', () => {
     let tracks: Track[];
     let person: Awaited<ReturnType<typeof account>>;
     const analyze = (client: TestClient, body: unknown) =>
@@ -309,7 +309,7 @@ describe('rate limits', () => {
       // 24 of 30 used: 12 more would go over.
       expect429(
         await analyze(person.client, body),
-        /^The Free plan checks 30 tracks a day for region locks; Pro checks ten times as many \(see \/pricing\)\./,
+        /^The Free plan checks 30 tracks a day for geo-locks; Pro checks ten times as many \(see \/pricing\)\./,
       );
       await server.deps.db.update(users).set({ plan: 'pro' }).where(eq(users.id, person.id));
       expect((await analyze(person.client, body)).status).toBe(200);

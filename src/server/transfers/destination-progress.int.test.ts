@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestCatalog } from '../../sandbox/apple/test-catalog';
 import { PermanentJobError } from '../jobs/job-runner';
-import { type AppleSandboxHarness, startAppleSandbox } from '../providers/apple/test-support';
+import { type AppleSandboxHarness, startAppleSandbox } from '../testing/apple-sandbox';
 import { findMarkedPlaylist, settledProgress } from './destination-progress';
 
 /**

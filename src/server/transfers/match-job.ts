@@ -1,11 +1,9 @@
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { FOLLOWED_PLAYLIST_MESSAGE } from '../../shared/api/transfer';
 import { parseCollectionId } from '../../shared/library-ids';
 import { SERVICE_LABELS, type ServiceId } from '../../shared/services';
 import { createMatchingTieBreaker } from '../ai/matching-tie-breaker';
 import type { AppDeps } from '../app-context';
-import { matchRows, matchSets } from '../db/schema';
 import { defineJob } from '../jobs/define-job';
 import type { JobContext } from '../jobs/job-runner';
 import { PermanentJobError } from '../jobs/job-runner';
@@ -15,12 +13,13 @@ import { normalizeIsrc } from '../matching/isrc';
 import { matchTracks } from '../matching/pipeline';
 import { loadSourcePlaylist } from '../playlists/source-playlists';
 import { ProviderError } from '../providers/http';
-import type { PlaylistEntry } from '../providers/types';
+import type { MusicProvider, PlaylistEntry } from '../providers/types';
 import { DatabaseMatchCache } from './db-match-cache';
 import { classifyJobError, JOB_INLINE_WAIT_MS } from './job-errors';
 import { matchSavedAlbum, pairedByPosition, sourceAlbumInfo } from './library-collections';
 import { rowFromMatch, rowFromSkippedEntry } from './match-rows';
 import { loadRules, ruledRow, ruleKeyOf } from './match-rules';
+import { findMatchSet, insertMatchRows, type MatchSetRecord, updateMatchSet } from './match-set-store';
 
 /** Searches answer per country, so matching waits until the person has said which one is theirs. */
 export const unknownRegionMessage = (service: ServiceId) =>
@@ -57,53 +56,147 @@ function sourceReadError(error: unknown, service: string, spotifyMode: string): 
   return error;
 }
 
+type TrackEntry = Extract<PlaylistEntry, { kind: 'track' }>;
+type RuleMap = Awaited<ReturnType<typeof loadRules>>;
+
+/**
+ * The source's entries: read from the service once (a long playlist is counted in as it is read), or the
+ * stored copy a resumed or requeued run works from. A fresh read is stored while matching begins (`stored`):
+ * the destination's rate window starts with its first call, and writing megabytes of entries first only
+ * delays it. Every chunk is stored after this write, so a checkpoint never comes before the copy a resumed
+ * run works from.
+ */
+async function readSourceEntries(
+  deps: AppDeps,
+  set: MatchSetRecord,
+  context: JobContext<MatchJobState>,
+): Promise<{ entries: PlaylistEntry[]; stored: Promise<unknown> }> {
+  if (set.sourceEntries) return { entries: set.sourceEntries, stored: Promise.resolve() };
+  let readWrittenAt = 0;
+  const source = await loadSourcePlaylist(deps, set.userId, set.sourceService, set.sourcePlaylistId, {
+    onPage: (read, total) => {
+      if (Date.now() - readWrittenAt < PROGRESS_INTERVAL_MS) return;
+      readWrittenAt = Date.now();
+      const message = 'Reading the playlist…';
+      void context.progress({ done: read, total: total ?? read, phase: 'reading', message }).catch(() => {});
+    },
+  }).catch((error: unknown) => {
+    throw sourceReadError(error, set.sourceService, deps.config.SPOTIFY_MODE);
+  });
+  const entries = source.entries;
+  const stored = updateMatchSet(deps.db, set.id, {
+    sourcePlaylistName: source.playlist.name,
+    sourceEntries: entries,
+  });
+  stored.catch(() => undefined);
+  return { entries, stored };
+}
+
+/** A saved album (issue 14) is matched as an album first; its tracks found on that album need no search. */
+async function matchAlbumOnce(
+  deps: AppDeps,
+  set: MatchSetRecord,
+  entries: PlaylistEntry[],
+  destination: MusicProvider,
+  region: string,
+): Promise<MatchSetRecord['albumMatch']> {
+  const collection = parseCollectionId(set.sourcePlaylistId);
+  if (collection?.kind !== 'album' || set.albumMatch) return set.albumMatch;
+  const source = await deps.providers.forUser(set.userId, set.sourceService, {
+    maxInlineWaitMs: JOB_INLINE_WAIT_MS,
+  });
+  const tracks = entries.flatMap((entry) => (entry.kind === 'track' ? [entry.track] : []));
+  const albumMatch = await matchSavedAlbum(
+    await sourceAlbumInfo(source, collection.albumId, tracks),
+    destination,
+    region,
+  );
+  await updateMatchSet(deps.db, set.id, { albumMatch });
+  return albumMatch;
+}
+
+/** What every chunk of one run is matched with. */
+interface ChunkMatching {
+  set: MatchSetRecord;
+  destination: MusicProvider;
+  region: string;
+  cache: DatabaseMatchCache;
+  tieBreaker: ReturnType<typeof createMatchingTieBreaker>;
+  /** Each source entry's ISRC (null for none), by position in the source. */
+  isrcs: (string | null)[];
+  albumMatch: MatchSetRecord['albumMatch'];
+  onAlbum: ReturnType<typeof pairedByPosition>;
+  rules: RuleMap;
+}
+
+/**
+ * The rows of one chunk, in source order: tracks found on a matched album, the others through the
+ * matching pipeline, the person's rules over both, and a row for each entry that is no track.
+ */
+async function matchChunk(
+  run: ChunkMatching,
+  chunk: PlaylistEntry[],
+  start: number,
+  onProgress: (done: number) => void,
+) {
+  const { set, onAlbum, rules } = run;
+  const tracks = chunk.filter(
+    (entry): entry is TrackEntry => entry.kind === 'track' && !onAlbum.has(entry.position),
+  );
+  const albumMatched = run.albumMatch?.match;
+  const albumRows = albumMatched
+    ? chunk.flatMap((entry) => {
+        const pair = onAlbum.get(entry.position);
+        if (entry.kind !== 'track' || !pair) return [];
+        return [{ entry, match: albumTrackMatch(entry.track, pair, albumMatched) }];
+      })
+    : [];
+  const matches = await matchTracks(
+    tracks.map((entry) => entry.track),
+    run.destination,
+    {
+      region: run.region,
+      cache: run.cache,
+      tieBreaker: run.tieBreaker,
+      isrcLookahead: run.isrcs
+        .slice(start + CHUNK, start + CHUNK + ISRC_LOOKAHEAD)
+        .filter((isrc): isrc is string => isrc !== null),
+      onProgress,
+    },
+  );
+  const matched = tracks.map((entry, index) => {
+    const match = matches[index];
+    if (!match) throw new Error('matching returned fewer results than sources');
+    return { entry, match };
+  });
+  return [
+    ...[...matched, ...albumRows].map(({ entry, match }) => {
+      const row = rowFromMatch(set.id, entry.position, match);
+      const rule = rules.size > 0 ? rules.get(ruleKeyOf(entry.track)) : undefined;
+      return rule ? ruledRow(row, rule) : row;
+    }),
+    ...chunk.flatMap((entry) => (entry.kind === 'skipped' ? [rowFromSkippedEntry(set.id, entry)] : [])),
+  ];
+}
+
 /** Matches a source playlist against the destination catalog, storing a row per entry in source order. */
 export function createMatchJobHandler(deps: AppDeps) {
   return async ({ matchSetId }: MatchJobPayload, context: JobContext<MatchJobState>) => {
-    const [set] = await deps.db.select().from(matchSets).where(eq(matchSets.id, matchSetId));
+    const set = await findMatchSet(deps.db, matchSetId);
     if (!set) throw new PermanentJobError('The match run no longer exists.');
     let cache: DatabaseMatchCache | undefined;
     let storing: Promise<void> = Promise.resolve();
-    /** The source's stored copy, written while the first chunk is matched (see below). */
+    /** The source's stored copy, written while the first chunk is matched (see readSourceEntries). */
     let sourceStored: Promise<unknown> = Promise.resolve();
     try {
-      // The source is read from the service once; a resumed or requeued run works from the stored copy.
-      let entries = set.sourceEntries;
-      if (!entries) {
-        // A long playlist takes a while to read (100 tracks a page): the person sees it counted in.
-        let readWrittenAt = 0;
-        const source = await loadSourcePlaylist(deps, set.userId, set.sourceService, set.sourcePlaylistId, {
-          onPage: (read, total) => {
-            if (Date.now() - readWrittenAt < PROGRESS_INTERVAL_MS) return;
-            readWrittenAt = Date.now();
-            const message = 'Reading the playlist…';
-            void context
-              .progress({ done: read, total: total ?? read, phase: 'reading', message })
-              .catch(() => {});
-          },
-        }).catch((error: unknown) => {
-          throw sourceReadError(error, set.sourceService, deps.config.SPOTIFY_MODE);
-        });
-        entries = source.entries;
-        // Stored while matching begins: the destination's rate window starts with its first call, and
-        // writing megabytes of entries first only delays it. Every chunk is stored after this write, so
-        // a checkpoint never comes before the copy a resumed run works from.
-        const name = source.playlist.name;
-        const stored = entries;
-        sourceStored = (async () => {
-          await deps.db
-            .update(matchSets)
-            .set({ sourcePlaylistName: name, sourceEntries: stored })
-            .where(eq(matchSets.id, set.id));
-        })();
-        sourceStored.catch(() => undefined);
-      }
-      const source = { entries };
+      const source = await readSourceEntries(deps, set, context);
+      const entries = source.entries;
+      sourceStored = source.stored;
       const connection = await deps.providers.connections.get(set.userId, set.destinationService);
       // Never a silent `us`: a Spotify account whose country is unknown waits for the person to say it.
       const region = connection?.region;
       if (!region) throw new PermanentJobError(unknownRegionMessage(set.destinationService));
-      const total = source.entries.length;
+      const total = entries.length;
       const state = context.state ?? { storedUpTo: 0 };
       let doneSoFar = state.storedUpTo;
       const progress = (done: number, extra: { waitingUntil?: string } = {}) =>
@@ -125,30 +218,24 @@ export function createMatchJobHandler(deps: AppDeps) {
         sourceService: set.sourceService,
         destinationService: set.destinationService,
       });
-      // A saved album (issue 14) is matched as an album first; its tracks found on that album need no search.
-      const collection = parseCollectionId(set.sourcePlaylistId);
-      let albumMatch = set.albumMatch;
-      if (collection?.kind === 'album' && !albumMatch) {
-        const source = await deps.providers.forUser(set.userId, set.sourceService, {
-          maxInlineWaitMs: JOB_INLINE_WAIT_MS,
-        });
-        const tracks = entries.flatMap((entry) => (entry.kind === 'track' ? [entry.track] : []));
-        albumMatch = await matchSavedAlbum(
-          await sourceAlbumInfo(source, collection.albumId, tracks),
-          destination,
-          region,
-        );
-        await deps.db.update(matchSets).set({ albumMatch }).where(eq(matchSets.id, set.id));
-      }
+      const albumMatch = await matchAlbumOnce(deps, set, entries, destination, region);
       const onAlbum = pairedByPosition(
         albumMatch,
         entries.flatMap((entry) => (entry.kind === 'track' ? [entry] : [])),
       );
       cache = new DatabaseMatchCache(deps.db, set.destinationService, region);
-      const tieBreaker = createMatchingTieBreaker(deps.ai);
-      const isrcs = source.entries.map((entry) =>
-        entry.kind === 'track' ? normalizeIsrc(entry.track.isrc) : null,
-      );
+      const isrcs = entries.map((entry) => (entry.kind === 'track' ? normalizeIsrc(entry.track.isrc) : null));
+      const run: ChunkMatching = {
+        set,
+        destination,
+        region,
+        cache,
+        tieBreaker: createMatchingTieBreaker(deps.ai),
+        isrcs,
+        albumMatch,
+        onAlbum,
+        rules,
+      };
       // What the cache already knows of the ISRCs still to match, in a few queries for the whole run
       // rather than one per chunk.
       await cache.prefetch(
@@ -160,50 +247,10 @@ export function createMatchJobHandler(deps: AppDeps) {
       );
 
       for (let start = state.storedUpTo; start < total; start += CHUNK) {
-        const chunk = source.entries.slice(start, start + CHUNK);
-        const tracks = chunk.filter(
-          (entry): entry is Extract<PlaylistEntry, { kind: 'track' }> =>
-            entry.kind === 'track' && !onAlbum.has(entry.position),
-        );
-        const albumMatched = albumMatch?.match;
-        const albumRows = albumMatched
-          ? chunk.flatMap((entry) => {
-              const pair = onAlbum.get(entry.position);
-              if (entry.kind !== 'track' || !pair) return [];
-              return [{ entry, match: albumTrackMatch(entry.track, pair, albumMatched) }];
-            })
-          : [];
-        const matches = await matchTracks(
-          tracks.map((entry) => entry.track),
-          destination,
-          {
-            region,
-            cache,
-            tieBreaker,
-            isrcLookahead: isrcs
-              .slice(start + CHUNK, start + CHUNK + ISRC_LOOKAHEAD)
-              .filter((isrc): isrc is string => isrc !== null),
-            onProgress: (done) => {
-              doneSoFar = start + done;
-              matchedProgress(doneSoFar);
-            },
-          },
-        );
-        const rows = [
-          ...[
-            ...tracks.map((entry, index) => {
-              const match = matches[index];
-              if (!match) throw new Error('matching returned fewer results than sources');
-              return { entry, match };
-            }),
-            ...albumRows,
-          ].map(({ entry, match }) => {
-            const row = rowFromMatch(set.id, entry.position, match);
-            const rule = rules.size > 0 ? rules.get(ruleKeyOf(entry.track)) : undefined;
-            return rule ? ruledRow(row, rule) : row;
-          }),
-          ...chunk.flatMap((entry) => (entry.kind === 'skipped' ? [rowFromSkippedEntry(set.id, entry)] : [])),
-        ];
+        const rows = await matchChunk(run, entries.slice(start, start + CHUNK), start, (done) => {
+          doneSoFar = start + done;
+          matchedProgress(doneSoFar);
+        });
         // The chunk is stored while the next one is matched: under a rate limit, a pause in the calls
         // for the database writes is time the service's budget goes unused. Chunks are still stored and
         // checkpointed one after another, in order, so a resumed run starts after the last whole chunk.
@@ -213,7 +260,7 @@ export function createMatchJobHandler(deps: AppDeps) {
         storing = (async () => {
           await sourceStored;
           await writeCache.flush();
-          if (rows.length > 0) await deps.db.insert(matchRows).values(rows).onConflictDoNothing();
+          await insertMatchRows(deps.db, rows);
           await context.checkpoint({ storedUpTo } satisfies MatchJobState, {
             done: storedUpTo,
             total,
@@ -226,10 +273,7 @@ export function createMatchJobHandler(deps: AppDeps) {
       }
       await storing;
       await sourceStored;
-      await deps.db
-        .update(matchSets)
-        .set({ status: 'ready' })
-        .where(and(eq(matchSets.id, set.id)));
+      await updateMatchSet(deps.db, set.id, { status: 'ready' });
       return { matchSetId: set.id, total };
     } catch (error) {
       // The chunk being stored finishes first (its checkpoint is the resume point). Answers paid for
@@ -240,7 +284,7 @@ export function createMatchJobHandler(deps: AppDeps) {
       await cache?.flush().catch(() => undefined);
       const classified = classifyJobError(error);
       if (classified instanceof PermanentJobError) {
-        await deps.db.update(matchSets).set({ status: 'failed' }).where(eq(matchSets.id, set.id));
+        await updateMatchSet(deps.db, set.id, { status: 'failed' });
       }
       throw classified;
     }

@@ -1,14 +1,11 @@
-import { and, desc, eq } from 'drizzle-orm';
 import {
   type MatchRule,
   type MatchRuleEdit,
   matchRuleIdSchema,
   YOUR_RULE_REASON,
 } from '../../shared/api/match-rules';
-import type { ServiceId } from '../../shared/services';
 import type { AppDeps } from '../app-context';
 import type { Database } from '../db/client';
-import { matchRules } from '../db/schema';
 import type { StoredCandidate } from '../db/stored-json';
 import { badRequest, notFound } from '../domain-errors';
 import { normalizeIsrc } from '../matching/isrc';
@@ -18,20 +15,23 @@ import { scoreCandidate } from '../matching/score';
 import { toTrackDto } from '../playlists/source-playlists';
 import type { NormalizedTrack } from '../providers/types';
 import { searchAgainstSource } from './manual-search';
+import {
+  deleteRuleByKey,
+  deleteUserRule,
+  findUserRule,
+  type RuleRecord,
+  type RuleScope,
+  selectScopeRules,
+  selectUserRules,
+  updateUserRule,
+  upsertRule,
+} from './match-rule-store';
 
 /**
  * Match rules (issue 14): every fix a person makes on a match row is remembered, keyed by the source
  * recording (its ISRC when known, else its folded title and artists), and every later match from the same
  * source service to the same destination applies it before anyone has to look at the row again.
  */
-
-type RuleRecord = typeof matchRules.$inferSelect;
-
-interface RuleScope {
-  userId: string;
-  sourceService: ServiceId;
-  destinationService: ServiceId;
-}
 
 /** The key a source track's rule is stored under: `isrc:<ISRC>`, or `text:<title>|<artists>`. */
 export function ruleKeyOf(track: Pick<NormalizedTrack, 'isrc' | 'name' | 'artists'>): string {
@@ -48,53 +48,17 @@ export async function rememberRule(
   source: NormalizedTrack,
   destination: NormalizedTrack | null,
 ): Promise<void> {
-  const values = {
-    ...scope,
-    sourceKey: ruleKeyOf(source),
-    source,
-    action: destination ? ('choose' as const) : ('skip' as const),
-    destination,
-  };
-  await db
-    .insert(matchRules)
-    .values(values)
-    .onConflictDoUpdate({
-      target: [
-        matchRules.userId,
-        matchRules.sourceService,
-        matchRules.destinationService,
-        matchRules.sourceKey,
-      ],
-      set: { source, action: values.action, destination, updatedAt: new Date() },
-    });
+  await upsertRule(db, scope, ruleKeyOf(source), source, destination);
 }
 
 /** Forgets the rule for this source track (the person reset the row to the engine's answer). */
 export async function forgetRule(db: Database, scope: RuleScope, source: NormalizedTrack): Promise<void> {
-  await db
-    .delete(matchRules)
-    .where(
-      and(
-        eq(matchRules.userId, scope.userId),
-        eq(matchRules.sourceService, scope.sourceService),
-        eq(matchRules.destinationService, scope.destinationService),
-        eq(matchRules.sourceKey, ruleKeyOf(source)),
-      ),
-    );
+  await deleteRuleByKey(db, scope, ruleKeyOf(source));
 }
 
 /** The person's rules for one pair of services, by source key, for a match run to apply. */
 export async function loadRules(db: Database, scope: RuleScope): Promise<Map<string, RuleRecord>> {
-  const rows = await db
-    .select()
-    .from(matchRules)
-    .where(
-      and(
-        eq(matchRules.userId, scope.userId),
-        eq(matchRules.sourceService, scope.sourceService),
-        eq(matchRules.destinationService, scope.destinationService),
-      ),
-    );
+  const rows = await selectScopeRules(db, scope);
   return new Map(rows.map((rule) => [rule.sourceKey, rule]));
 }
 
@@ -151,11 +115,7 @@ function toMatchRule(rule: RuleRecord): MatchRule {
 
 /** GET /api/match-rules: the person's rules, newest first. */
 export async function listRules(db: Database, userId: string): Promise<MatchRule[]> {
-  const rows = await db
-    .select()
-    .from(matchRules)
-    .where(eq(matchRules.userId, userId))
-    .orderBy(desc(matchRules.updatedAt));
+  const rows = await selectUserRules(db, userId);
   return rows.map(toMatchRule);
 }
 
@@ -165,10 +125,7 @@ const RULE_NOT_FOUND = 'That match rule does not exist.';
 async function ownedRule(db: Database, userId: string, ruleId: string): Promise<RuleRecord> {
   const parsed = matchRuleIdSchema.safeParse(ruleId);
   if (!parsed.success) throw notFound(RULE_NOT_FOUND);
-  const [rule] = await db
-    .select()
-    .from(matchRules)
-    .where(and(eq(matchRules.id, parsed.data), eq(matchRules.userId, userId)));
+  const rule = await findUserRule(db, userId, parsed.data);
   if (!rule) throw notFound(RULE_NOT_FOUND);
   return rule;
 }
@@ -196,11 +153,7 @@ export async function editRule(
     destination = await provider.getTrack(edit.trackId);
     if (!destination) throw badRequest('That track was not found on the destination service.');
   }
-  const [updated] = await deps.db
-    .update(matchRules)
-    .set({ action: destination ? 'choose' : 'skip', destination, updatedAt: new Date() })
-    .where(and(eq(matchRules.id, rule.id), eq(matchRules.userId, userId)))
-    .returning();
+  const updated = await updateUserRule(deps.db, userId, rule.id, destination);
   if (!updated) throw notFound(RULE_NOT_FOUND);
   return toMatchRule(updated);
 }
@@ -209,9 +162,5 @@ export async function editRule(
 export async function deleteRule(db: Database, userId: string, ruleId: string): Promise<void> {
   const parsed = matchRuleIdSchema.safeParse(ruleId);
   if (!parsed.success) throw notFound(RULE_NOT_FOUND);
-  const deleted = await db
-    .delete(matchRules)
-    .where(and(eq(matchRules.id, parsed.data), eq(matchRules.userId, userId)))
-    .returning({ id: matchRules.id });
-  if (deleted.length === 0) throw notFound(RULE_NOT_FOUND);
+  if (!(await deleteUserRule(db, userId, parsed.data))) throw notFound(RULE_NOT_FOUND);
 }

@@ -1,9 +1,7 @@
-import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { parseCollectionId } from '../../shared/library-ids';
 import { SERVICE_LABELS } from '../../shared/services';
 import type { AppDeps } from '../app-context';
-import { matchRows, matchSets, transfers } from '../db/schema';
 import type { LibrarySaveRecord } from '../db/stored-json';
 import { defineJob } from '../jobs/define-job';
 import type { JobContext } from '../jobs/job-runner';
@@ -22,8 +20,10 @@ import {
   verifyLibrary,
 } from './library-transfer';
 import { chosenTrack, type MatchRowRecord } from './match-rows';
+import { albumMatchOfSet, listMatchRowsInOrder } from './match-set-store';
 import { transferCsvLines } from './transfer-csv-lines';
-import { type VerificationResult, verifyDestination } from './verify-destination';
+import { findTransfer, type TransferRecord, updateTransfer } from './transfer-store';
+import { type VerificationResult, type VerifyOptions, verifyDestination } from './verify-destination';
 
 /**
  * Adds the matched tracks to a new destination playlist, in source order, in batches at the service's
@@ -104,233 +104,328 @@ async function createOnce(
   }
 }
 
+type SelectedTrack = ReturnType<typeof tracksToAdd>[number];
+type ParsedCollection = NonNullable<ReturnType<typeof parseCollectionId>>;
+
+/** One run of a transfer job: what it adds, and how far it got (the checkpointed state, the adds so far). */
+interface TransferRun {
+  deps: AppDeps;
+  transfer: TransferRecord & { matchSetId: string };
+  context: JobContext<TransferJobState>;
+  rows: MatchRowRecord[];
+  selected: SelectedTrack[];
+  uris: string[];
+  total: number;
+  state: TransferJobState | undefined;
+  added: number;
+}
+
+/** A progress report that may be lost (it is only shown); the checkpoint is what counts. */
+function reportProgress(run: TransferRun, progress: Parameters<JobContext<TransferJobState>['progress']>[0]) {
+  void run.context.progress(progress).catch(() => undefined);
+}
+
+/** The destination client for the adds: a rate-limit wait is shown as the run's progress. */
+function addingClient(run: TransferRun) {
+  return run.deps.providers.forUser(run.transfer.userId, run.transfer.destinationService, {
+    maxInlineWaitMs: JOB_INLINE_WAIT_MS,
+    onRateLimit: ({ waitMs }) =>
+      reportProgress(run, {
+        done: run.added,
+        total: run.total,
+        phase: 'adding',
+        waitingUntil: new Date(Date.now() + waitMs).toISOString(),
+      }),
+  });
+}
+
+/**
+ * The destination client for the read-back. A read-back that has begun is finished even when it must wait
+ * for the rate limit (at most about the service's window): a requeue would start it again from its first
+ * page and spend those calls twice.
+ */
+function readBackClient(run: TransferRun) {
+  return run.deps.providers.forUser(run.transfer.userId, run.transfer.destinationService, {
+    maxInlineWaitMs: READ_BACK_INLINE_WAIT_MS,
+    onRateLimit: ({ waitMs }) =>
+      reportProgress(run, {
+        done: run.total,
+        total: run.total,
+        phase: 'verifying',
+        waitingUntil: new Date(Date.now() + waitMs).toISOString(),
+      }),
+  });
+}
+
+const verifyOptions = (run: TransferRun): VerifyOptions => ({
+  onPhase: (phase) =>
+    run.context.progress({ done: run.total, total: run.total, phase }).catch(() => undefined),
+  beforeWrite: run.context.holdLease,
+});
+
+/** Creates the destination playlist once, checkpoints it and records it on the transfer; its id. */
+async function ensurePlaylist(
+  run: TransferRun,
+  destination: MusicProvider,
+  playlistName: string,
+  resuming: boolean,
+): Promise<string> {
+  const { transfer, context } = run;
+  if (run.state?.destinationPlaylistId === undefined) {
+    const marker = transferMarker(transfer.id);
+    const created = await createOnce(destination, resuming, marker, () =>
+      destination.createPlaylist(
+        playlistName,
+        `Moved from ${SERVICE_LABELS[transfer.sourceService]} with Crossfade (${marker})`,
+      ),
+    );
+    run.state = { ...run.state, destinationPlaylistId: created.id, destinationUrl: created.url, added: 0 };
+    run.added = 0;
+    await context.checkpoint(run.state, { done: 0, total: run.total, phase: 'adding' });
+    await updateTransfer(run.deps.db, transfer.id, {
+      destinationPlaylistId: created.id,
+      destinationUrl: created.url,
+    });
+  }
+  const playlistId = run.state.destinationPlaylistId;
+  if (playlistId === undefined) throw new Error('the destination playlist was not created');
+  return playlistId;
+}
+
+/** Checkpoints the adds so far and records them on the transfer. */
+async function saveAddProgress(run: TransferRun, state: TransferJobState) {
+  await run.context.checkpoint(
+    { ...state, added: run.added },
+    { done: run.added, total: run.total, phase: 'adding' },
+  );
+  await updateTransfer(run.deps.db, run.transfer.id, { addedTracks: run.added });
+}
+
+/**
+ * Adds what is not yet in the playlist. A 5xx or a lost answer on an add may or may not have been applied:
+ * reconcile and go on, rather than fail the attempt (a streak of failures with no progress still fails it).
+ */
+async function addRemainingTracks(
+  run: TransferRun,
+  destination: MusicProvider,
+  playlistId: string,
+  state: TransferJobState,
+) {
+  let failuresWithoutProgress = 0;
+  for (;;) {
+    const from = run.added;
+    try {
+      await destination.addTracks(
+        playlistId,
+        run.uris.slice(from),
+        async (progress) => {
+          run.added = from + progress.added;
+          failuresWithoutProgress = 0;
+          await saveAddProgress(run, state);
+        },
+        run.context.holdLease,
+      );
+      return;
+    } catch (error) {
+      if (!isUncertainWriteFailure(error) || ++failuresWithoutProgress > MAX_UNCERTAIN_WRITES) throw error;
+      run.added = await settledProgress(destination, playlistId, run.uris, run.added);
+      await saveAddProgress(run, state);
+    }
+  }
+}
+
+/** The playlist path: create it once, add in order (resuming after what is there), read it back. */
+async function transferToPlaylist(
+  run: TransferRun,
+  destination: MusicProvider,
+  playlistName: string,
+): Promise<VerificationResult> {
+  const resuming = run.state?.destinationPlaylistId !== undefined || run.context.job.attempts > 1;
+  const playlistId = await ensurePlaylist(run, destination, playlistName, resuming);
+  const current = run.state ?? { added: run.added };
+  // What is really in the destination decides where to go on (we are its only writer); on Apple only
+  // once its reads have caught up with our last writes.
+  // (After verification began, the playlist may hold re-added tracks at its end: no prefix any more.)
+  if (resuming && !current.verifying) {
+    run.added = await settledProgress(destination, playlistId, run.uris, run.added);
+  }
+  if (!current.verifying) await addRemainingTracks(run, destination, playlistId, current);
+
+  // Verify every write (issue 14): read the destination back, add once more what is missing.
+  await run.context.checkpoint(
+    { ...current, added: run.total, verifying: true },
+    { done: run.total, total: run.total, phase: 'verifying' },
+  );
+  return verifyDestination(
+    await readBackClient(run),
+    playlistId,
+    run.selected.map((item) => ({ position: item.row.position, track: item.track })),
+    verifyOptions(run),
+  );
+}
+
+/** What the transfer page says of a library collection's save, and where each saved row went. */
+function describeLibrarySave(
+  run: TransferRun,
+  library: LibraryPlan,
+  collection: ParsedCollection,
+  playlist: { id: string; url: string; name: string } | null,
+) {
+  const destinationService = run.transfer.destinationService;
+  const librarySave: LibrarySaveRecord = {
+    kind: collection.kind,
+    savedTo: savedToText({
+      kind: collection.kind,
+      destination: destinationService,
+      albumSaved: library.album !== null,
+      savedTracks: library.trackItems.length,
+      playlistName: playlist?.name ?? null,
+    }),
+    album: library.album
+      ? {
+          id: library.album.id,
+          name: library.album.name,
+          artists: library.album.artists,
+          ...(library.album.url ? { url: library.album.url } : {}),
+        }
+      : null,
+    savedTracks: library.trackItems.length,
+    playlist,
+  };
+  const libraryPlace: Record<number, string> = {};
+  const service = SERVICE_LABELS[destinationService];
+  for (const item of library.albumItems)
+    libraryPlace[item.row.position] = `saved with the album to your ${service} library`;
+  for (const item of library.trackItems)
+    libraryPlace[item.row.position] = `saved to ${savedTracksPlace(destinationService)}`;
+  return { librarySave, libraryPlace };
+}
+
+/** Records the finished transfer: counts, confidence, the CSV snapshot and the read-back's result. */
+async function recordSuccess(
+  run: TransferRun,
+  verification: VerificationResult,
+  extra: {
+    libraryPlace: ((position: number) => string | undefined) | undefined;
+    librarySave: LibrarySaveRecord | null;
+    libraryDestination: Awaited<ReturnType<typeof libraryDestination>> | Record<string, never>;
+  },
+) {
+  const { rows, selected, total } = run;
+  const matched = selected.length;
+  const confidences = selected.map((item) => item.row.confidence);
+  const overallConfidence = matched === 0 ? 0 : Math.round(confidences.reduce((a, b) => a + b, 0) / matched);
+  const finished = await updateTransfer(run.deps.db, run.transfer.id, {
+    status: 'succeeded',
+    totalTracks: rows.length,
+    matchedTracks: matched,
+    unmatchedTracks: rows.length - matched,
+    addedTracks: total,
+    overallConfidence,
+    // What was added and what the read-back found, as this run decided it: rows changed later do not rewrite it.
+    csvSnapshot: transferCsvLines(rows, selected, verification, extra.libraryPlace),
+    verifiedTracks: verification.verified,
+    verificationMissing: verification.missing,
+    ...extra.libraryDestination,
+    librarySave: extra.librarySave,
+    completedAt: new Date(),
+    error: null,
+  });
+  return { transferId: run.transfer.id, addedTracks: finished?.addedTracks ?? total };
+}
+
+async function runTransfer(
+  deps: AppDeps,
+  transfer: TransferRun['transfer'],
+  context: JobContext<TransferJobState>,
+) {
+  const rows = await listMatchRowsInOrder(deps.db, transfer.matchSetId);
+  const selected = tracksToAdd(rows, transfer.includeUnmatched);
+  const uris = selected.map((item) => item.track.uri);
+  await updateTransfer(deps.db, transfer.id, { status: 'running' });
+  const run: TransferRun = {
+    deps,
+    transfer,
+    context,
+    rows,
+    selected,
+    uris,
+    total: uris.length,
+    state: context.state,
+    added: context.state?.added ?? 0,
+  };
+  const destination = await addingClient(run);
+
+  // A library collection (issue 14) is saved as liked songs or as an album; Liked Songs may also go
+  // to a playlist, which then takes the path every playlist takes.
+  const collection = parseCollectionId(transfer.sourcePlaylistId);
+  let library: LibraryPlan | null = null;
+  if (collection) {
+    library = libraryPlan(collection.kind, await albumMatchOfSet(deps.db, transfer.matchSetId), selected);
+    run.state = await saveToLibrary(destination, library, run.state, context, run.total);
+  }
+  const toPlaylist = collection === null || transfer.alsoAddToPlaylist;
+  const playlistName = collection
+    ? `${transfer.name} (from ${SERVICE_LABELS[transfer.sourceService]})`
+    : transfer.name;
+
+  const playlistVerification = toPlaylist ? await transferToPlaylist(run, destination, playlistName) : null;
+  const libraryVerification = library
+    ? await verifyLibrary(await readBackClient(run), library, verifyOptions(run))
+    : null;
+  const verification = combineVerifications(
+    selected.length,
+    [libraryVerification, playlistVerification].filter((v): v is VerificationResult => v !== null),
+  );
+
+  if (!library || !collection)
+    return recordSuccess(run, verification, {
+      libraryPlace: undefined,
+      librarySave: null,
+      libraryDestination: {},
+    });
+  const playlist =
+    toPlaylist && run.state?.destinationPlaylistId
+      ? { id: run.state.destinationPlaylistId, url: run.state.destinationUrl ?? '', name: playlistName }
+      : null;
+  const { librarySave, libraryPlace } = describeLibrarySave(run, library, collection, playlist);
+  return recordSuccess(run, verification, {
+    libraryPlace: (position) => libraryPlace[position],
+    librarySave,
+    libraryDestination: toPlaylist ? {} : await libraryDestination(destination, library),
+  });
+}
+
+/** A permanent failure, or the last attempt's, is recorded on the transfer; the error to throw. */
+async function recordFailure(
+  deps: AppDeps,
+  transferId: string,
+  context: JobContext<TransferJobState>,
+  error: unknown,
+): Promise<unknown> {
+  const classified = classifyJobError(error);
+  const finalAttempt = context.job.attempts >= context.job.maxAttempts;
+  if (
+    classified instanceof PermanentJobError ||
+    (finalAttempt && !(classified instanceof Error && classified.name === 'RetryLater'))
+  ) {
+    await updateTransfer(deps.db, transferId, {
+      status: 'failed',
+      error: classified instanceof Error ? classified.message : String(classified),
+    });
+  }
+  return classified;
+}
+
 export function createTransferJobHandler(deps: AppDeps) {
   return async ({ transferId }: TransferJobPayload, context: JobContext<TransferJobState>) => {
-    const [transfer] = await deps.db.select().from(transfers).where(eq(transfers.id, transferId));
-    if (!transfer?.matchSetId) throw new PermanentJobError('The transfer no longer exists.');
+    const transfer = await findTransfer(deps.db, transferId);
+    const matchSetId = transfer?.matchSetId;
+    if (!transfer || !matchSetId) throw new PermanentJobError('The transfer no longer exists.');
     try {
-      const rows = await deps.db
-        .select()
-        .from(matchRows)
-        .where(eq(matchRows.matchSetId, transfer.matchSetId))
-        .orderBy(asc(matchRows.position));
-      const selected = tracksToAdd(rows, transfer.includeUnmatched);
-      const uris = selected.map((item) => item.track.uri);
-      const total = uris.length;
-      await deps.db.update(transfers).set({ status: 'running' }).where(eq(transfers.id, transferId));
-      let state = context.state;
-      let added = state?.added ?? 0;
-
-      const destination = await deps.providers.forUser(transfer.userId, transfer.destinationService, {
-        maxInlineWaitMs: JOB_INLINE_WAIT_MS,
-        onRateLimit: ({ waitMs }) =>
-          void context
-            .progress({
-              done: added,
-              total,
-              phase: 'adding',
-              waitingUntil: new Date(Date.now() + waitMs).toISOString(),
-            })
-            .catch(() => undefined),
-      });
-
-      // A library collection (issue 14) is saved as liked songs or as an album; Liked Songs may also go
-      // to a playlist, which then takes the path every playlist takes below.
-      const collection = parseCollectionId(transfer.sourcePlaylistId);
-      let library: LibraryPlan | null = null;
-      if (collection) {
-        const [set] = await deps.db
-          .select({ albumMatch: matchSets.albumMatch })
-          .from(matchSets)
-          .where(eq(matchSets.id, transfer.matchSetId));
-        library = libraryPlan(collection.kind, set?.albumMatch ?? null, selected);
-        state = await saveToLibrary(destination, library, state, context, total);
-      }
-      const toPlaylist = collection === null || transfer.alsoAddToPlaylist;
-      const playlistName = collection
-        ? `${transfer.name} (from ${SERVICE_LABELS[transfer.sourceService]})`
-        : transfer.name;
-
-      // A read-back that has begun is finished even when it must wait for the rate limit (at most about
-      // the service's window): a requeue would start it again from its first page and spend those calls twice.
-      const readBackClient = () =>
-        deps.providers.forUser(transfer.userId, transfer.destinationService, {
-          maxInlineWaitMs: READ_BACK_INLINE_WAIT_MS,
-          onRateLimit: ({ waitMs }) =>
-            void context
-              .progress({
-                done: total,
-                total,
-                phase: 'verifying',
-                waitingUntil: new Date(Date.now() + waitMs).toISOString(),
-              })
-              .catch(() => undefined),
-        });
-      let playlistVerification: VerificationResult | null = null;
-      if (toPlaylist) {
-        const resuming = state?.destinationPlaylistId !== undefined || context.job.attempts > 1;
-        const marker = transferMarker(transferId);
-        if (state?.destinationPlaylistId === undefined) {
-          const created = await createOnce(destination, resuming, marker, () =>
-            destination.createPlaylist(
-              playlistName,
-              `Moved from ${SERVICE_LABELS[transfer.sourceService]} with Crossfade (${marker})`,
-            ),
-          );
-          state = { ...state, destinationPlaylistId: created.id, destinationUrl: created.url, added: 0 };
-          added = 0;
-          await context.checkpoint(state, { done: 0, total, phase: 'adding' });
-          await deps.db
-            .update(transfers)
-            .set({ destinationPlaylistId: created.id, destinationUrl: created.url })
-            .where(eq(transfers.id, transferId));
-        }
-        const current = state;
-        const playlistId = current.destinationPlaylistId;
-        if (playlistId === undefined) throw new Error('the destination playlist was not created');
-        // What is really in the destination decides where to go on (we are its only writer); on Apple only
-        // once its reads have caught up with our last writes.
-        // (After verification began, the playlist may hold re-added tracks at its end: no prefix any more.)
-        if (resuming && !current.verifying) {
-          added = await settledProgress(destination, playlistId, uris, added);
-        }
-
-        // A 5xx or a lost answer on an add may or may not have been applied: reconcile and go on, rather
-        // than fail the attempt (a streak of failures with no progress still fails it).
-        let failuresWithoutProgress = 0;
-        for (; !current.verifying; ) {
-          const from = added;
-          try {
-            await destination.addTracks(
-              playlistId,
-              uris.slice(from),
-              async (progress) => {
-                added = from + progress.added;
-                failuresWithoutProgress = 0;
-                await context.checkpoint({ ...current, added }, { done: added, total, phase: 'adding' });
-                await deps.db
-                  .update(transfers)
-                  .set({ addedTracks: added })
-                  .where(eq(transfers.id, transferId));
-              },
-              context.holdLease,
-            );
-            break;
-          } catch (error) {
-            if (!isUncertainWriteFailure(error) || ++failuresWithoutProgress > MAX_UNCERTAIN_WRITES)
-              throw error;
-            added = await settledProgress(destination, playlistId, uris, added);
-            await context.checkpoint({ ...current, added }, { done: added, total, phase: 'adding' });
-            await deps.db.update(transfers).set({ addedTracks: added }).where(eq(transfers.id, transferId));
-          }
-        }
-
-        // Verify every write (issue 14): read the destination back, add once more what is missing.
-        await context.checkpoint(
-          { ...current, added: total, verifying: true },
-          { done: total, total, phase: 'verifying' },
-        );
-        playlistVerification = await verifyDestination(
-          await readBackClient(),
-          playlistId,
-          selected.map((item) => ({ position: item.row.position, track: item.track })),
-          {
-            onPhase: (phase) => context.progress({ done: total, total, phase }).catch(() => undefined),
-            beforeWrite: context.holdLease,
-          },
-        );
-      }
-      const libraryVerification = library
-        ? await verifyLibrary(await readBackClient(), library, {
-            onPhase: (phase) => context.progress({ done: total, total, phase }).catch(() => undefined),
-            beforeWrite: context.holdLease,
-          })
-        : null;
-      const verification = combineVerifications(
-        selected.length,
-        [libraryVerification, playlistVerification].filter((v): v is VerificationResult => v !== null),
-      );
-
-      let librarySave: LibrarySaveRecord | null = null;
-      const libraryPlace: Record<number, string> = {};
-      if (library && collection) {
-        const playlist =
-          toPlaylist && state?.destinationPlaylistId
-            ? { id: state.destinationPlaylistId, url: state.destinationUrl ?? '', name: playlistName }
-            : null;
-        librarySave = {
-          kind: collection.kind,
-          savedTo: savedToText({
-            kind: collection.kind,
-            destination: transfer.destinationService,
-            albumSaved: library.album !== null,
-            savedTracks: library.trackItems.length,
-            playlistName: playlist?.name ?? null,
-          }),
-          album: library.album
-            ? {
-                id: library.album.id,
-                name: library.album.name,
-                artists: library.album.artists,
-                ...(library.album.url ? { url: library.album.url } : {}),
-              }
-            : null,
-          savedTracks: library.trackItems.length,
-          playlist,
-        };
-        const service = SERVICE_LABELS[transfer.destinationService];
-        for (const item of library.albumItems)
-          libraryPlace[item.row.position] = `saved with the album to your ${service} library`;
-        for (const item of library.trackItems)
-          libraryPlace[item.row.position] = `saved to ${savedTracksPlace(transfer.destinationService)}`;
-      }
-
-      const matched = selected.length;
-      const confidences = selected.map((item) => item.row.confidence);
-      const overallConfidence =
-        matched === 0 ? 0 : Math.round(confidences.reduce((a, b) => a + b, 0) / matched);
-      const [finished] = await deps.db
-        .update(transfers)
-        .set({
-          status: 'succeeded',
-          totalTracks: rows.length,
-          matchedTracks: matched,
-          unmatchedTracks: rows.length - matched,
-          addedTracks: total,
-          overallConfidence,
-          // What was added and what the read-back found, as this run decided it: rows changed later do not rewrite it.
-          csvSnapshot: transferCsvLines(
-            rows,
-            selected,
-            verification,
-            library ? (position) => libraryPlace[position] : undefined,
-          ),
-          verifiedTracks: verification.verified,
-          verificationMissing: verification.missing,
-          ...(library && !toPlaylist ? await libraryDestination(destination, library) : {}),
-          librarySave,
-          completedAt: new Date(),
-          error: null,
-        })
-        .where(eq(transfers.id, transferId))
-        .returning();
-      return { transferId, addedTracks: finished?.addedTracks ?? total };
+      return await runTransfer(deps, { ...transfer, matchSetId }, context);
     } catch (error) {
-      const classified = classifyJobError(error);
-      const finalAttempt = context.job.attempts >= context.job.maxAttempts;
-      if (
-        classified instanceof PermanentJobError ||
-        (finalAttempt && !(classified instanceof Error && classified.name === 'RetryLater'))
-      ) {
-        await deps.db
-          .update(transfers)
-          .set({
-            status: 'failed',
-            error: classified instanceof Error ? classified.message : String(classified),
-          })
-          .where(eq(transfers.id, transferId));
-      }
-      throw classified;
+      throw await recordFailure(deps, transferId, context, error);
     }
   };
 }

@@ -1,9 +1,6 @@
-import { and, desc, eq, or } from 'drizzle-orm';
 import type { SessionUser } from '../../shared/api/auth';
 import type { TransferRequest, TransferResult } from '../../shared/api/transfer';
 import type { AppDeps } from '../app-context';
-import { transfers } from '../db/schema';
-import { isUuid } from '../db/uuid';
 import { badRequest, notFound } from '../domain-errors';
 import { enqueue } from '../jobs/define-job';
 import { requeueFinishedJob } from '../jobs/job-queue';
@@ -11,8 +8,15 @@ import { withTransferSlot } from '../plans/plan-limits';
 import { collectionKind } from './library-collections';
 import { latestReadySet, requireOwnedMatchSet } from './match-service';
 import { transferJob } from './transfer-job';
-
-type TransferRecord = typeof transfers.$inferSelect;
+import {
+  findNewestSucceededTransfer,
+  findUserTransfer,
+  insertTransfer,
+  listUserTransfers,
+  requeueFailedTransfer,
+  type TransferRecord,
+  updateTransfer,
+} from './transfer-store';
 
 export function toTransferResult(record: TransferRecord): TransferResult {
   return {
@@ -46,54 +50,36 @@ export async function startTransfer(deps: AppDeps, user: SessionUser, request: T
   if (set?.status !== 'ready' || set.sourcePlaylistId !== request.playlistId) {
     throw badRequest('Please complete track matching first');
   }
-  const [record] = await withTransferSlot(deps.db, user.id, (tx) =>
-    tx
-      .insert(transfers)
-      .values({
-        userId: user.id,
-        matchSetId: set.id,
-        sourceService: request.sourceService,
-        destinationService: request.destinationService,
-        sourcePlaylistId: request.playlistId,
-        name: set.sourcePlaylistName,
-        includeUnmatched: request.includeUnmatched,
-        // Only Liked Songs can also go to a playlist; an album is saved as an album.
-        alsoAddToPlaylist: request.alsoAddToPlaylist && collectionKind(request.playlistId) === 'liked',
-      })
-      .returning(),
+  const record = await withTransferSlot(deps.db, user.id, (tx) =>
+    insertTransfer(tx, {
+      userId: user.id,
+      matchSetId: set.id,
+      sourceService: request.sourceService,
+      destinationService: request.destinationService,
+      sourcePlaylistId: request.playlistId,
+      name: set.sourcePlaylistName,
+      includeUnmatched: request.includeUnmatched,
+      // Only Liked Songs can also go to a playlist; an album is saved as an album.
+      alsoAddToPlaylist: request.alsoAddToPlaylist && collectionKind(request.playlistId) === 'liked',
+    }),
   );
-  if (!record) throw new Error('transfer insert returned no row');
   const job = await enqueue(deps.db, transferJob, {
     userId: user.id,
     payload: { transferId: record.id },
   });
-  const [withJob] = await deps.db
-    .update(transfers)
-    .set({ jobId: job.id })
-    .where(eq(transfers.id, record.id))
-    .returning();
+  const withJob = await updateTransfer(deps.db, record.id, { jobId: job.id });
   deps.jobs.poke();
   return toTransferResult(withJob ?? record);
 }
 
 export async function getTransfer(deps: AppDeps, userId: string, transferId: string) {
-  const [record] = isUuid(transferId)
-    ? await deps.db
-        .select()
-        .from(transfers)
-        .where(and(eq(transfers.id, transferId), eq(transfers.userId, userId)))
-    : [];
+  const record = await findUserTransfer(deps.db, userId, transferId);
   if (!record) throw notFound('That transfer does not exist.');
   return record;
 }
 
 export async function listTransfers(deps: AppDeps, userId: string) {
-  const records = await deps.db
-    .select()
-    .from(transfers)
-    .where(eq(transfers.userId, userId))
-    .orderBy(desc(transfers.createdAt))
-    .limit(200);
+  const records = await listUserTransfers(deps.db, userId, 200);
   return records.map(toTransferResult);
 }
 
@@ -103,23 +89,7 @@ export async function listTransfers(deps: AppDeps, userId: string) {
  * source playlist id.
  */
 export async function findTransferForExport(deps: AppDeps, userId: string, idOrPlaylistId: string) {
-  const byPlaylist = or(
-    eq(transfers.destinationPlaylistId, idOrPlaylistId),
-    eq(transfers.sourcePlaylistId, idOrPlaylistId),
-  );
-  const byId = isUuid(idOrPlaylistId) ? eq(transfers.id, idOrPlaylistId) : undefined;
-  const [record] = await deps.db
-    .select()
-    .from(transfers)
-    .where(
-      and(
-        eq(transfers.userId, userId),
-        eq(transfers.status, 'succeeded'),
-        byId ? or(byId, byPlaylist) : byPlaylist,
-      ),
-    )
-    .orderBy(desc(transfers.createdAt))
-    .limit(1);
+  const record = await findNewestSucceededTransfer(deps.db, userId, idOrPlaylistId);
   if (!record) throw notFound('No transfer completed to download');
   return record;
 }
@@ -138,11 +108,7 @@ export async function retryTransfer(deps: AppDeps, userId: string, transferId: s
     userId,
     async (tx) => {
       // Only one of two simultaneous retries of one transfer finds it still failed.
-      const [row] = await tx
-        .update(transfers)
-        .set({ status: 'queued', error: null })
-        .where(and(eq(transfers.id, transferId), eq(transfers.status, 'failed')))
-        .returning();
+      const row = await requeueFailedTransfer(tx, transferId);
       if (!row) throw onlyFailed();
       await requeueFinishedJob(tx, jobId);
       return row;

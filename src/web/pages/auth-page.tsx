@@ -2,8 +2,7 @@ import { Link } from 'wouter';
 import { Page } from '../components/layout/page';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '../components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
-import { SignInForm } from '../features/auth/components/sign-in-form';
-import { SignUpForm } from '../features/auth/components/sign-up-form';
+import { SignInForm, SignUpForm } from '../features/auth';
 import { paths } from '../lib/paths';
 
 const inlineLink =

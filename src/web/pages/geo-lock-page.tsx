@@ -1,5 +1,5 @@
 import { Page } from '../components/layout/page';
-import { GeoLockPanel } from '../features/geo-lock/geo-lock-panel';
+import { GeoLockPanel } from '../features/geo-lock';
 
 export default function GeoLockPage() {
   return (

@@ -3,7 +3,7 @@ import { FREE_TRANSFERS_PER_PERIOD, PLAN_PERIOD_DAYS } from '../../shared/api/pl
 import { ACCEPT_CONFIDENCE, REVIEW_CONFIDENCE } from '../../shared/api/transfer';
 import { BACKUPS_KEPT_PER_SERVICE } from '../../shared/api/vault';
 import { Page } from '../components/layout/page';
-import { Article, type ArticleSection } from '../features/account/components/article';
+import { Article, type ArticleSection } from '../features/account';
 import { paths } from '../lib/paths';
 
 const sections: ArticleSection[] = [

@@ -20,7 +20,10 @@ const FEATURES: Feature[] = [
   },
   {
     title: 'Smart Matching',
-    description: 'AI-powered matching finds the right version of every track and shows how sure it is.',
+    // Issue 26: "AI" only where a model ran. Matching is ISRC and metadata rules everywhere; a language
+    // model only breaks ties, and only when ANTHROPIC_API_KEY is set, which this static page cannot know.
+    description:
+      'Matched by ISRC and metadata: finds the right version of every track and shows how sure it is.',
     icon: <Sparkles aria-hidden="true" className="h-6 w-6" />,
   },
   {

@@ -1,7 +1,7 @@
 import { Link } from 'wouter';
 import { BACKUPS_KEPT_PER_SERVICE } from '../../shared/api/vault';
 import { Page } from '../components/layout/page';
-import { Article, type ArticleSection } from '../features/account/components/article';
+import { Article, type ArticleSection } from '../features/account';
 import { paths } from '../lib/paths';
 
 const sections: ArticleSection[] = [

@@ -2,9 +2,7 @@ import { useState } from 'react';
 import { Page } from '../components/layout/page';
 import { SignedInOnly } from '../components/layout/signed-in-only';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
-import { ChooseDestination } from '../features/recreate/choose-destination';
-import type { RebuiltPlaylist } from '../features/recreate/recreate-api';
-import { RecreateSources } from '../features/recreate/recreate-sources';
+import { ChooseDestination, type RebuiltPlaylist, RecreateSources } from '../features/recreate';
 
 const TITLE = 'Recreate a Playlist';
 const DESCRIPTION = 'Rebuild a playlist you have lost.';

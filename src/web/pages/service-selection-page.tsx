@@ -5,15 +5,15 @@ import { SERVICE_LABELS, type ServiceId } from '../../shared/services';
 import { Page } from '../components/layout/page';
 import { Button } from '../components/ui/button';
 import { Card, CardContent } from '../components/ui/card';
-import { ServiceRadioGroup } from '../features/services/components/service-radio-group';
 import {
   chooseDestination,
   chooseSource,
   DEFAULT_CHOICE,
   loadServiceChoice,
   type ServiceChoice,
+  ServiceRadioGroup,
   saveServiceChoice,
-} from '../features/services/service-choice';
+} from '../features/services';
 import { transferPath } from '../lib/paths';
 import { track } from '../lib/track';
 

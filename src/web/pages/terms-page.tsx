@@ -1,7 +1,7 @@
 import { Link } from 'wouter';
 import { FREE_TRANSFERS_PER_PERIOD, PLAN_PERIOD_DAYS } from '../../shared/api/plans';
 import { Page } from '../components/layout/page';
-import { Article, type ArticleSection } from '../features/account/components/article';
+import { Article, type ArticleSection } from '../features/account';
 import { paths } from '../lib/paths';
 
 const sections: ArticleSection[] = [

@@ -3,9 +3,7 @@ import { Alert } from '../components/ui/alert';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
 import { Spinner } from '../components/ui/spinner';
 import { formatDay, useBilling } from '../features/billing';
-import { BackupList } from '../features/vault/backup-list';
-import { BackupNow } from '../features/vault/backup-now';
-import { VaultOffer } from '../features/vault/vault-offer';
+import { BackupList, BackupNow, VaultOffer } from '../features/vault';
 import { useAuth } from '../hooks/use-auth';
 
 export default function VaultPage() {

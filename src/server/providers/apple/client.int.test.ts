@@ -6,11 +6,11 @@ import {
   ROAD_TRIP_ENTRIES,
 } from '../../../sandbox/apple/test-catalog';
 import { streamable } from '../../../sandbox/apple/wire';
+import { type AppleSandboxHarness, startAppleSandbox } from '../../testing/apple-sandbox';
 import { ProviderError } from '../http';
 import type { PlaylistEntry } from '../types';
 import { APPLE_PLAYLISTS_APPEND_ONLY } from './client';
 import { createDeveloperTokenSigner, generateSandboxAppleKeys } from './developer-token';
-import { type AppleSandboxHarness, startAppleSandbox } from './test-support';
 
 let sandbox: AppleSandboxHarness;
 const HEAVEN_SINGLE = '1500000001';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { type AppleSandboxHarness, startAppleSandbox } from '../../testing/apple-sandbox';
 import {
   catalogPlaylistResponseSchema,
   catalogTracksPageSchema,
@@ -12,7 +13,6 @@ import {
   songsResponseSchema,
   storefrontsResponseSchema,
 } from './schemas';
-import { type AppleSandboxHarness, startAppleSandbox } from './test-support';
 
 /**
  * Every answer the client reads, fetched raw from the emulator and checked against the schemas written from

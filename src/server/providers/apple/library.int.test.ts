@@ -3,7 +3,7 @@ import { albumIdFor } from '../../../sandbox/apple/apple-style';
 import { generateCatalog } from '../../../sandbox/catalog/generator';
 import type { Catalog } from '../../../sandbox/catalog/types';
 import { albumCollectionId, LIKED_SONGS_ID } from '../../../shared/library-ids';
-import { type AppleSandboxHarness, startAppleSandbox } from './test-support';
+import { type AppleSandboxHarness, startAppleSandbox } from '../../testing/apple-sandbox';
 
 /**
  * The library (favourite songs and saved albums) through the real Apple client, over HTTP, against the

@@ -8,9 +8,6 @@ import {
   LONG_PLAYLIST_LENGTH,
   ROAD_TRIP_KEY,
 } from '../../../sandbox/spotify/fixture-catalog';
-import { ProviderError } from '../http';
-import { SpotifyProvider } from './client';
-import { OWNER_WITHOUT_PREMIUM_MESSAGE } from './errors';
 import {
   connect,
   connectedProvider,
@@ -18,7 +15,10 @@ import {
   RefreshingTokens,
   type SandboxServer,
   startSandbox,
-} from './test-harness';
+} from '../../testing/spotify-sandbox';
+import { ProviderError } from '../http';
+import { SpotifyProvider } from './client';
+import { OWNER_WITHOUT_PREMIUM_MESSAGE } from './errors';
 
 let sandbox: SandboxServer | undefined;
 afterEach(async () => {

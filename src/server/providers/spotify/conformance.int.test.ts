@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { generateCatalog } from '../../../sandbox/catalog/generator';
 import { demoPlaylistId, FOLLOWED_PLAYLIST_ID } from '../../../sandbox/spotify';
 import { FIXTURE_KEYS, fixtureSpotifyId, ROAD_TRIP_KEY } from '../../../sandbox/spotify/fixture-catalog';
-import { connect, type SandboxServer, startSandbox } from './test-harness';
+import { connect, type SandboxServer, startSandbox } from '../../testing/spotify-sandbox';
 
 /**
  * Every emulator answer the client reads, checked against Spotify's published OpenAPI schema (sonallux's

@@ -4,9 +4,6 @@ import type { Catalog } from '../../../sandbox/catalog/types';
 import { createAddDropper } from '../../../sandbox/faults';
 import { albumId } from '../../../sandbox/spotify/wire-objects';
 import { albumCollectionId, LIKED_SONGS_ID } from '../../../shared/library-ids';
-import { ProviderError } from '../http';
-import { MISSING_SCOPE_MESSAGE } from './errors';
-import { createSpotifyAuthorization, exchangeSpotifyCode } from './oauth';
 import {
   CLIENT_ID,
   connect,
@@ -15,7 +12,10 @@ import {
   type SandboxServer,
   startSandbox,
   submitConsent,
-} from './test-harness';
+} from '../../testing/spotify-sandbox';
+import { ProviderError } from '../http';
+import { MISSING_SCOPE_MESSAGE } from './errors';
+import { createSpotifyAuthorization, exchangeSpotifyCode } from './oauth';
 
 /**
  * The library (Liked Songs and saved albums) through the real client, over HTTP, against the emulator with

@@ -1,5 +1,13 @@
 import { generateRandomCodeVerifier } from 'oauth4webapi';
 import { afterEach, describe, expect, it } from 'vitest';
+import {
+  CLIENT_ID,
+  connect,
+  REDIRECT_URI,
+  type SandboxServer,
+  startSandbox,
+  submitConsent,
+} from '../../testing/spotify-sandbox';
 import { ProviderError } from '../http';
 import {
   createSpotifyAuthorization,
@@ -8,14 +16,6 @@ import {
   SPOTIFY_SCOPES,
   type SpotifyOAuthConfig,
 } from './oauth';
-import {
-  CLIENT_ID,
-  connect,
-  REDIRECT_URI,
-  type SandboxServer,
-  startSandbox,
-  submitConsent,
-} from './test-harness';
 
 let sandbox: SandboxServer | undefined;
 afterEach(async () => {

@@ -31,7 +31,7 @@ const chosenByDefault = (result: GeoAlternativesResponse) =>
       .map((entry) => entry.original.id),
   );
 
-/** The region-lock finder: the /geo-lock page and the /visualizations tab (spec section 2). */
+/** The geo-lock bypass: the /geo-lock page and the /visualizations tab (spec sections 2 and 3). */
 export function GeoLockPanel() {
   const urlId = useId();
   const sourceId = useId();
@@ -40,9 +40,7 @@ export function GeoLockPanel() {
   const [sourceRegion, setSourceRegion] = useState<SourceRegion>(SOURCE_REGIONS[0]);
   const [targetRegion, setTargetRegion] = useState<TargetRegion>(TARGET_REGIONS[0]);
   const [phase, setPhase] = useState<Phase>('idle');
-  const [result, setResult] = useState<
-    (GeoAlternativesResponse & { playlistName: string; region: string }) | null
-  >(null);
+  const [result, setResult] = useState<AnalysisResult | null>(null);
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [created, setCreated] = useState<{ url: string; name: string } | null>(null);
 
@@ -147,130 +145,202 @@ export function GeoLockPanel() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Region-Lock Finder</CardTitle>
+        <CardTitle>Geo-Lock Bypass</CardTitle>
         <CardDescription>
           Find available versions of the tracks a region blocks, and save a playlist that plays there.
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-6">
-        <section aria-labelledby={`${urlId}-how`}>
-          <h3 id={`${urlId}-how`} className="mb-3 text-sm font-semibold text-slate-900">
-            How it works
-          </h3>
-          <ol className="grid gap-3 sm:grid-cols-4">
-            {STEPS.map(([title, text], index) => (
-              <li key={title} className="rounded-lg border border-slate-200 p-3">
-                <p className="text-xs font-semibold text-violet-700">Step {index + 1}</p>
-                <p className="text-sm font-medium text-slate-900">{title}</p>
-                <p className="mt-1 text-xs text-slate-600">{text}</p>
-              </li>
-            ))}
-          </ol>
-        </section>
-
+        <HowItWorks headingId={`${urlId}-how`} />
         {result ? (
-          <section aria-label="Alternatives" className="grid gap-3">
-            <p className="text-sm text-slate-700" data-testid="geo-summary">
-              {result.unavailable === 0
-                ? `All ${result.checked} tracks of ${result.playlistName} are available in ${result.region}.`
-                : `${result.unavailable} of ${result.checked} tracks of ${result.playlistName} are unavailable in ${result.region}.`}
-            </p>
-            {result.alternatives.length > 0 ? (
-              <ul className="h-80 overflow-y-auto rounded-lg border border-slate-200">
-                {result.alternatives.map((entry) => (
-                  <AlternativeRow
-                    key={entry.original.id}
-                    entry={entry}
-                    useAlternative={chosen.has(entry.original.id)}
-                    onToggle={(useAlternative) => toggle(entry.original.id, useAlternative)}
-                  />
-                ))}
-              </ul>
-            ) : null}
-            {created ? (
-              <p className="text-sm text-emerald-800" role="status">
-                Created{' '}
-                <a href={created.url} target="_blank" rel="noreferrer" className="font-medium underline">
-                  {created.name}
-                </a>
-                .
-              </p>
-            ) : null}
-            <div className="flex flex-wrap gap-2">
-              {/* Once made, these choices are in the library: another click would make a second copy. */}
-              <Button onClick={create} disabled={phase !== 'idle' || created !== null}>
-                {phase === 'creating'
-                  ? 'Creating...'
-                  : created
-                    ? 'Playlist created'
-                    : 'Create Optimized Playlist'}
-              </Button>
-              <Button variant="outline" onClick={reset} disabled={phase !== 'idle'}>
-                New Analysis
-              </Button>
-            </div>
-          </section>
+          <AlternativesReview
+            result={result}
+            chosen={chosen}
+            created={created}
+            phase={phase}
+            onToggle={toggle}
+            onCreate={create}
+            onReset={reset}
+          />
         ) : (
-          <div className="grid gap-4">
-            <div className="grid gap-2">
-              <Label htmlFor={urlId}>Playlist URL</Label>
-              <Input
-                id={urlId}
-                value={playlistUrl}
-                onChange={(event) => setPlaylistUrl(event.target.value)}
-                placeholder="https://open.spotify.com/playlist/… or https://music.apple.com/…"
-              />
-            </div>
-            <div className="grid gap-4 sm:grid-cols-2">
-              <div className="grid gap-2">
-                <Label htmlFor={sourceId}>Source region</Label>
-                <select
-                  id={sourceId}
-                  className={SELECT_CLASSES}
-                  value={sourceRegion}
-                  onChange={(event) =>
-                    setSourceRegion(
-                      SOURCE_REGIONS.find((code) => code === event.target.value) ?? sourceRegion,
-                    )
-                  }
-                >
-                  {SOURCE_REGIONS.map((code) => (
-                    <option key={code} value={code}>
-                      {code}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div className="grid gap-2">
-                <Label htmlFor={targetId}>Target region</Label>
-                <select
-                  id={targetId}
-                  className={SELECT_CLASSES}
-                  value={targetRegion}
-                  onChange={(event) =>
-                    setTargetRegion(
-                      TARGET_REGIONS.find((code) => code === event.target.value) ?? targetRegion,
-                    )
-                  }
-                >
-                  {TARGET_REGIONS.map((code) => (
-                    <option key={code} value={code}>
-                      {code}
-                    </option>
-                  ))}
-                </select>
-              </div>
-            </div>
-            <Button size="lg" onClick={analyze} disabled={phase !== 'idle'}>
-              {phase === 'fetching'
-                ? 'Fetching playlist...'
-                : phase === 'analyzing'
-                  ? 'Analyzing...'
-                  : 'Analyze Playlist'}
-            </Button>
-          </div>
+          <AnalyzeForm
+            ids={{ url: urlId, source: sourceId, target: targetId }}
+            playlistUrl={playlistUrl}
+            onPlaylistUrl={setPlaylistUrl}
+            sourceRegion={sourceRegion}
+            onSourceRegion={setSourceRegion}
+            targetRegion={targetRegion}
+            onTargetRegion={setTargetRegion}
+            phase={phase}
+            onAnalyze={analyze}
+          />
         )}
       </CardContent>
     </Card>
+  );
+}
+
+/** Steps 1-4 of the spec's "How it works". */
+function HowItWorks({ headingId }: { headingId: string }) {
+  return (
+    <section aria-labelledby={headingId}>
+      <h3 id={headingId} className="mb-3 text-sm font-semibold text-slate-900">
+        How it works
+      </h3>
+      <ol className="grid gap-3 sm:grid-cols-4">
+        {STEPS.map(([title, text], index) => (
+          <li key={title} className="rounded-lg border border-slate-200 p-3">
+            <p className="text-xs font-semibold text-violet-700">Step {index + 1}</p>
+            <p className="text-sm font-medium text-slate-900">{title}</p>
+            <p className="mt-1 text-xs text-slate-600">{text}</p>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+type AnalysisResult = GeoAlternativesResponse & { playlistName: string; region: string };
+
+/** The analysis: every geo-locked track with its alternative, kept or used, and the playlist to create. */
+function AlternativesReview({
+  result,
+  chosen,
+  created,
+  phase,
+  onToggle,
+  onCreate,
+  onReset,
+}: {
+  result: AnalysisResult;
+  chosen: Set<string>;
+  created: { url: string; name: string } | null;
+  phase: Phase;
+  onToggle: (id: string, useAlternative: boolean) => void;
+  onCreate: () => void;
+  onReset: () => void;
+}) {
+  return (
+    <section aria-label="Alternatives" className="grid gap-3">
+      <p className="text-sm text-slate-700" data-testid="geo-summary">
+        {result.unavailable === 0
+          ? `All ${result.checked} tracks of ${result.playlistName} are available in ${result.region}.`
+          : `${result.unavailable} of ${result.checked} tracks of ${result.playlistName} are unavailable in ${result.region}.`}
+      </p>
+      {result.alternatives.length > 0 ? (
+        <ul className="h-80 overflow-y-auto rounded-lg border border-slate-200">
+          {result.alternatives.map((entry) => (
+            <AlternativeRow
+              key={entry.original.id}
+              entry={entry}
+              useAlternative={chosen.has(entry.original.id)}
+              onToggle={(useAlternative) => onToggle(entry.original.id, useAlternative)}
+            />
+          ))}
+        </ul>
+      ) : null}
+      {created ? (
+        <p className="text-sm text-emerald-800" role="status">
+          Created{' '}
+          <a href={created.url} target="_blank" rel="noreferrer" className="font-medium underline">
+            {created.name}
+          </a>
+          .
+        </p>
+      ) : null}
+      <div className="flex flex-wrap gap-2">
+        {/* Once made, these choices are in the library: another click would make a second copy. */}
+        <Button onClick={onCreate} disabled={phase !== 'idle' || created !== null}>
+          {phase === 'creating' ? 'Creating...' : created ? 'Playlist created' : 'Create Optimized Playlist'}
+        </Button>
+        <Button variant="outline" onClick={onReset} disabled={phase !== 'idle'}>
+          New Analysis
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+/** A region picker over a fixed list of codes. */
+function RegionSelect<Code extends string>({
+  id,
+  label,
+  codes,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  codes: readonly Code[];
+  value: Code;
+  onChange: (code: Code) => void;
+}) {
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={id}>{label}</Label>
+      <select
+        id={id}
+        className={SELECT_CLASSES}
+        value={value}
+        onChange={(event) => onChange(codes.find((code) => code === event.target.value) ?? value)}
+      >
+        {codes.map((code) => (
+          <option key={code} value={code}>
+            {code}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** Step 1: the playlist URL and the two regions. */
+function AnalyzeForm(props: {
+  ids: { url: string; source: string; target: string };
+  playlistUrl: string;
+  onPlaylistUrl: (url: string) => void;
+  sourceRegion: SourceRegion;
+  onSourceRegion: (region: SourceRegion) => void;
+  targetRegion: TargetRegion;
+  onTargetRegion: (region: TargetRegion) => void;
+  phase: Phase;
+  onAnalyze: () => void;
+}) {
+  const { ids, phase } = props;
+  return (
+    <div className="grid gap-4">
+      <div className="grid gap-2">
+        <Label htmlFor={ids.url}>Playlist URL</Label>
+        <Input
+          id={ids.url}
+          value={props.playlistUrl}
+          onChange={(event) => props.onPlaylistUrl(event.target.value)}
+          placeholder="https://open.spotify.com/playlist/… or https://music.apple.com/…"
+        />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <RegionSelect
+          id={ids.source}
+          label="Source region"
+          codes={SOURCE_REGIONS}
+          value={props.sourceRegion}
+          onChange={props.onSourceRegion}
+        />
+        <RegionSelect
+          id={ids.target}
+          label="Target region"
+          codes={TARGET_REGIONS}
+          value={props.targetRegion}
+          onChange={props.onTargetRegion}
+        />
+      </div>
+      <Button size="lg" onClick={props.onAnalyze} disabled={phase !== 'idle'}>
+        {phase === 'fetching'
+          ? 'Fetching playlist...'
+          : phase === 'analyzing'
+            ? 'Analyzing...'
+            : 'Analyze Playlist'}
+      </Button>
+    </div>
   );
 }

@@ -1,0 +1,44 @@
+import { asc, eq } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { matchRows, matchSets } from '../db/schema';
+
+/**
+ * The SQL of match sets and their rows as the match and transfer jobs use them (what the review pages
+ * read and change is in match-service.ts until it moves here).
+ */
+
+export type MatchSetRecord = typeof matchSets.$inferSelect;
+export type MatchSetChanges = Partial<Omit<typeof matchSets.$inferInsert, 'id' | 'userId'>>;
+export type NewMatchRow = typeof matchRows.$inferInsert;
+
+export async function findMatchSet(db: Database, matchSetId: string): Promise<MatchSetRecord | undefined> {
+  const [set] = await db.select().from(matchSets).where(eq(matchSets.id, matchSetId));
+  return set;
+}
+
+export async function updateMatchSet(db: Database, matchSetId: string, changes: MatchSetChanges) {
+  await db.update(matchSets).set(changes).where(eq(matchSets.id, matchSetId));
+}
+
+/** Stores a chunk of rows; a row already stored (a chunk written twice on resume) is kept as it was. */
+export async function insertMatchRows(db: Database, rows: NewMatchRow[]) {
+  if (rows.length > 0) await db.insert(matchRows).values(rows).onConflictDoNothing();
+}
+
+/** A match set's rows in source order. */
+export function listMatchRowsInOrder(db: Database, matchSetId: string) {
+  return db
+    .select()
+    .from(matchRows)
+    .where(eq(matchRows.matchSetId, matchSetId))
+    .orderBy(asc(matchRows.position));
+}
+
+/** The album a match set matched as a whole (a saved album's transfer), if any. */
+export async function albumMatchOfSet(db: Database, matchSetId: string) {
+  const [set] = await db
+    .select({ albumMatch: matchSets.albumMatch })
+    .from(matchSets)
+    .where(eq(matchSets.id, matchSetId));
+  return set?.albumMatch ?? null;
+}

@@ -1,0 +1,96 @@
+import { and, desc, eq, or } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { transfers } from '../db/schema';
+import { isUuid } from '../db/uuid';
+
+/** The SQL of transfers; the service is transfer-service.ts, the job transfer-job.ts. */
+
+export type TransferRecord = typeof transfers.$inferSelect;
+export type NewTransfer = typeof transfers.$inferInsert;
+export type TransferChanges = Partial<Omit<NewTransfer, 'id' | 'userId'>>;
+
+export async function insertTransfer(db: Database, values: NewTransfer): Promise<TransferRecord> {
+  const [record] = await db.insert(transfers).values(values).returning();
+  if (!record) throw new Error('transfer insert returned no row');
+  return record;
+}
+
+export async function findTransfer(db: Database, transferId: string): Promise<TransferRecord | undefined> {
+  const [record] = await db.select().from(transfers).where(eq(transfers.id, transferId));
+  return record;
+}
+
+/** The person's transfer, or undefined (also for an id that is no uuid). */
+export async function findUserTransfer(
+  db: Database,
+  userId: string,
+  transferId: string,
+): Promise<TransferRecord | undefined> {
+  if (!isUuid(transferId)) return undefined;
+  const [record] = await db
+    .select()
+    .from(transfers)
+    .where(and(eq(transfers.id, transferId), eq(transfers.userId, userId)));
+  return record;
+}
+
+export function listUserTransfers(db: Database, userId: string, limit: number): Promise<TransferRecord[]> {
+  return db
+    .select()
+    .from(transfers)
+    .where(eq(transfers.userId, userId))
+    .orderBy(desc(transfers.createdAt))
+    .limit(limit);
+}
+
+/**
+ * The person's newest succeeded transfer whose own id, destination playlist id or source playlist id is
+ * `idOrPlaylistId`.
+ */
+export async function findNewestSucceededTransfer(
+  db: Database,
+  userId: string,
+  idOrPlaylistId: string,
+): Promise<TransferRecord | undefined> {
+  const byPlaylist = or(
+    eq(transfers.destinationPlaylistId, idOrPlaylistId),
+    eq(transfers.sourcePlaylistId, idOrPlaylistId),
+  );
+  const byId = isUuid(idOrPlaylistId) ? eq(transfers.id, idOrPlaylistId) : undefined;
+  const [record] = await db
+    .select()
+    .from(transfers)
+    .where(
+      and(
+        eq(transfers.userId, userId),
+        eq(transfers.status, 'succeeded'),
+        byId ? or(byId, byPlaylist) : byPlaylist,
+      ),
+    )
+    .orderBy(desc(transfers.createdAt))
+    .limit(1);
+  return record;
+}
+
+/** Changes one transfer; the row as it is afterwards (undefined when it is gone). */
+export async function updateTransfer(
+  db: Database,
+  transferId: string,
+  changes: TransferChanges,
+): Promise<TransferRecord | undefined> {
+  const [record] = await db.update(transfers).set(changes).where(eq(transfers.id, transferId)).returning();
+  return record;
+}
+
+/** Queues a failed transfer again; undefined when it was not failed (only one of two retries wins). */
+export async function requeueFailedTransfer(
+  db: Database,
+  transferId: string,
+): Promise<TransferRecord | undefined> {
+  const [row] = await db
+    .update(transfers)
+    .set({ status: 'queued', error: null })
+    .where(and(eq(transfers.id, transferId), eq(transfers.status, 'failed')))
+    .returning();
+  return row;
+}

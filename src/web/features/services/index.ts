@@ -1,0 +1,10 @@
+// The public face of the service selection feature: pages and other features import from here only.
+export { ServiceRadioGroup } from './components/service-radio-group';
+export {
+  chooseDestination,
+  chooseSource,
+  DEFAULT_CHOICE,
+  loadServiceChoice,
+  type ServiceChoice,
+  saveServiceChoice,
+} from './service-choice';

@@ -1,0 +1,2 @@
+// The public face of the visualizations feature: pages and other features import from here only.
+export { VisualizationsView } from './visualizations-view';
