@@ -299,3 +299,74 @@ describe('matchTracks against a fake destination', () => {
     expect(matches.map((m) => m.sourceId)).toEqual(sources.map((s) => s.id));
   });
 });
+
+describe('rescue searches, when nothing found is worth a review', () => {
+  // A prolific artist whose one-page answers are full of their other songs, as a catalog ranks a short or
+  // common title: only a query that names what else the source says narrows it to the right one.
+  const crowd = Array.from({ length: 10 }, (_, i) =>
+    song(`o${i}`, `Me and You ${i}`, ['Taylor Swift'], { durationMs: 180_000 + i * 1_000 }),
+  );
+  function crowdedCatalog(narrowed: NormalizedTrack[], word: string) {
+    return (query: TrackQuery) =>
+      Object.values(query).join(' ').toLowerCase().includes(word) ? narrowed : crowd;
+  }
+  // The source credits the guest as an artist; the title carries nothing else to search by.
+  const me = song('s1', 'ME!', ['Taylor Swift', 'Brendon Urie'], { album: 'Lover', durationMs: 193_000 });
+
+  it('finds a short title crowded out of the page by naming the other credited artist', async () => {
+    const right = song('a1', 'ME!', ['Taylor Swift', 'Brendon Urie'], {
+      album: 'Lover',
+      durationMs: 193_500,
+    });
+    const destination = new FakeDestination([], 25, crowdedCatalog([right], 'brendon'));
+    const [match] = await matchTracks([me], destination);
+    expect(match?.status).toBe('accepted');
+    expect(match?.best?.track.id).toBe('a1');
+    expect(destination.searches.at(-1)?.query).toEqual({ text: 'ME! Taylor Swift Brendon Urie' });
+  });
+
+  it('still leaves another recording found that way unmatched', async () => {
+    // Counter-example: the narrowed search finds the song live; the version gate keeps it out.
+    const live = song('a2', 'ME! - Live', ['Taylor Swift', 'Brendon Urie'], {
+      album: 'Lover',
+      durationMs: 193_500,
+    });
+    const [match] = await matchTracks([me], new FakeDestination([], 25, crowdedCatalog([live], 'brendon')));
+    expect(match?.status).toBe('unmatched');
+    expect(match?.best).toBeNull();
+    expect(match?.candidates.map((c) => c.track.id)).toContain('a2');
+  });
+
+  it('finds a title in another script by the segment the title query left out, written as the source does', async () => {
+    const source = song('s2', 'ХОТБОКС (prod. by Young Royce)', ['SODA LUV'], { durationMs: 96_100 });
+    const right = song('a3', 'HOTBOKS (prod. by Young Royce)', ['SODA LUV'], { durationMs: 97_000 });
+    const destination = new FakeDestination([], 25, crowdedCatalog([right], 'royce'));
+    const [match] = await matchTracks([source], destination);
+    expect(match?.best?.track.id).toBe('a3');
+    expect(match?.status).toBe('accepted');
+    expect(
+      destination.searches.some((s) => s.query.text === 'KhOTBOKS (prod. by Young Royce) SODA LUV'),
+    ).toBe(true);
+  });
+
+  it('keeps a same-titled song by another performer found that way unmatched', async () => {
+    // Counter-example: the written title finds the title, but another artist's.
+    const source = song('s3', 'ХОТБОКС (prod. by Young Royce)', ['SODA LUV'], { durationMs: 96_100 });
+    const other = song('a4', 'HOTBOKS (prod. by Young Royce)', ['Young Royce'], { durationMs: 96_500 });
+    const [match] = await matchTracks(
+      [source],
+      new FakeDestination([], 25, crowdedCatalog([other], 'royce')),
+    );
+    expect(match?.status).toBe('unmatched');
+  });
+
+  it('spends no rescue search once something is worth a review', async () => {
+    const right = song('a5', 'ME!', ['Taylor Swift', 'Brendon Urie'], {
+      album: 'Lover',
+      durationMs: 193_500,
+    });
+    const destination = new FakeDestination([right]);
+    await matchTracks([me], destination);
+    expect(destination.searches.map((s) => s.query)).toEqual([{ title: 'ME!', artist: 'Taylor Swift' }]);
+  });
+});

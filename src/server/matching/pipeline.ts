@@ -13,7 +13,7 @@ import {
   unmatchedReasons,
   VERSION_MISMATCH_CAP,
 } from './score';
-import { buildStrategies, queryKey, type SearchStrategyName } from './strategies';
+import { buildStrategies, queryKey, RESCUE_SEARCHES, type SearchStrategyName } from './strategies';
 
 export interface TrackMatch {
   sourceId: string;
@@ -183,10 +183,11 @@ function isrcProvesAbsence(source: PreparedTrack, isrcAnswers: Map<string, Norma
 }
 
 /**
- * Whether a search is still worth its call. The artist's list of songs is for titles no other search
- * found (written in another script or another language there): only while nothing so far is worth a
- * review. After the ISRC answer proved the recording absent, only the title + artist search (and its Latin
- * form, for a name in another script) looks for it under another code, then that artist list.
+ * Whether a search is still worth its call. The rescue searches (`RESCUE_SEARCHES`: the title as written,
+ * the title with the other credited names, the artist's list of songs) are for songs no other search
+ * found well enough: only while nothing so far is worth a review. After the ISRC answer proved the
+ * recording absent, only the title + artist search (and its Latin form, for a name in another script)
+ * looks for it under another code, then the rescue searches.
  */
 function worthSearching(
   name: SearchStrategyName,
@@ -194,7 +195,7 @@ function worthSearching(
   absent: boolean,
   searched: boolean,
 ): boolean {
-  if (name === 'artist') return (ranked[0]?.confidence ?? 0) < REVIEW_THRESHOLD;
+  if (RESCUE_SEARCHES.has(name)) return (ranked[0]?.confidence ?? 0) < REVIEW_THRESHOLD;
   if (absent) return !searched || name === 'transliterated';
   return true;
 }
