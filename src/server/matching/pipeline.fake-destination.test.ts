@@ -369,4 +369,17 @@ describe('rescue searches, when nothing found is worth a review', () => {
     await matchTracks([me], destination);
     expect(destination.searches.map((s) => s.query)).toEqual([{ title: 'ME!', artist: 'Taylor Swift' }]);
   });
+
+  it('after an ISRC answer that proves the recording absent, sends only the artist list of them', async () => {
+    // Counter-example to the rescue: that answer already says the catalog lacks the recording, so only the
+    // two searches that find it under another code or written otherwise are spent.
+    const destination = new FakeDestination([]);
+    const source = song('s4', 'Home (prod. by Someone)', ['Band', 'Guest'], { isrc: isrcFor(4) });
+    const [match] = await matchTracks([source], destination);
+    expect(match?.status).toBe('unmatched');
+    expect(destination.searches.map((s) => s.query)).toEqual([
+      { title: 'Home', artist: 'Band' },
+      { artist: 'Band' },
+    ]);
+  });
 });

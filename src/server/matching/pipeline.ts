@@ -187,7 +187,8 @@ function isrcProvesAbsence(source: PreparedTrack, isrcAnswers: Map<string, Norma
  * the title with the other credited names, the artist's list of songs) are for songs no other search
  * found well enough: only while nothing so far is worth a review. After the ISRC answer proved the
  * recording absent, only the title + artist search (and its Latin form, for a name in another script)
- * looks for it under another code, then the rescue searches.
+ * looks for it under another code, then the artist's list: at most two searches more for a recording the
+ * catalog lacks (measured: the other rescue searches found nothing more after such an answer).
  */
 function worthSearching(
   name: SearchStrategyName,
@@ -195,7 +196,10 @@ function worthSearching(
   absent: boolean,
   searched: boolean,
 ): boolean {
-  if (RESCUE_SEARCHES.has(name)) return (ranked[0]?.confidence ?? 0) < REVIEW_THRESHOLD;
+  if (RESCUE_SEARCHES.has(name)) {
+    if (absent && name !== 'artist') return false;
+    return (ranked[0]?.confidence ?? 0) < REVIEW_THRESHOLD;
+  }
   if (absent) return !searched || name === 'transliterated';
   return true;
 }
