@@ -138,7 +138,7 @@ describe('matchTracks against a fake destination', () => {
     expect(destination.searches.map((s) => queryKey(s.query))).toHaveLength(5);
   });
 
-  it('searches by title and artist, then the artist alone, when the ISRC answer proves the recording absent', async () => {
+  it('searches by title and artist, then the album and the artist alone, when the ISRC answer proves the recording absent', async () => {
     const destination = new FakeDestination([]);
     const [match] = await matchTracks(
       [song('s1', 'Heaven - Acoustic', ['Bryan Adams'], { album: 'Unplugged', isrc: isrcFor(1) })],
@@ -146,10 +146,11 @@ describe('matchTracks against a fake destination', () => {
     );
     expect(match).toMatchObject({ status: 'unmatched', best: null, reasons: ['no candidates found'] });
     expect(destination.isrcCalls).toEqual([[isrcFor(1)]]);
-    // An ISRC identifies a recording: the broader searches would only bring other ones. The artist's own
-    // list stays, for a title the destination writes in another script or language.
+    // An ISRC identifies a recording: the broader searches would only bring other ones. The album it is on
+    // and the artist's own list stay, for a title crowded off the page or written otherwise there.
     expect(destination.searches.map((s) => s.query)).toEqual([
       { title: 'Heaven - Acoustic', artist: 'Bryan Adams' },
+      { album: 'Unplugged', artist: 'Bryan Adams' },
       { artist: 'Bryan Adams' },
     ]);
   });
@@ -370,16 +371,39 @@ describe('rescue searches, when nothing found is worth a review', () => {
     expect(destination.searches.map((s) => s.query)).toEqual([{ title: 'ME!', artist: 'Taylor Swift' }]);
   });
 
-  it('after an ISRC answer that proves the recording absent, sends only the artist list of them', async () => {
+  it('after an ISRC answer that proves the recording absent, spends no title or credits search', async () => {
     // Counter-example to the rescue: that answer already says the catalog lacks the recording, so only the
-    // two searches that find it under another code or written otherwise are spent.
+    // searches that find it under another code, on its album or written otherwise are spent.
     const destination = new FakeDestination([]);
     const source = song('s4', 'Home (prod. by Someone)', ['Band', 'Guest'], { isrc: isrcFor(4) });
     const [match] = await matchTracks([source], destination);
     expect(match?.status).toBe('unmatched');
     expect(destination.searches.map((s) => s.query)).toEqual([
       { title: 'Home', artist: 'Band' },
+      { album: 'Home', artist: 'Band' },
       { artist: 'Band' },
     ]);
+  });
+
+  it('after such an answer, finds the recording filed under another code on its album', async () => {
+    const source = song('s5', 'Heart Of Glass', ['Blondie'], { album: 'Parallel Lines', isrc: isrcFor(5) });
+    const right = song('a6', 'Heart Of Glass', ['Blondie'], { album: 'Parallel Lines' });
+    const covers = Array.from({ length: 10 }, (_, i) =>
+      song(`c${i}`, 'Heart Of Glass', [`Cover Band ${i}`], { album: 'Covers' }),
+    );
+    const byAlbum = (query: TrackQuery) => (query.album === 'Parallel Lines' ? [right] : covers);
+    const [match] = await matchTracks([source], new FakeDestination([], 25, byAlbum));
+    expect(match?.best?.track.id).toBe('a6');
+    expect(match?.status).toBe('accepted');
+  });
+
+  it('still leaves another recording on that album unmatched', async () => {
+    // Counter-example: the album answers only with the song live.
+    const source = song('s6', 'Heart Of Glass', ['Blondie'], { album: 'Parallel Lines', isrc: isrcFor(6) });
+    const live = song('a7', 'Heart Of Glass - Live', ['Blondie'], { album: 'Parallel Lines' });
+    const byAlbum = (query: TrackQuery) => (query.album === 'Parallel Lines' ? [live] : []);
+    const [match] = await matchTracks([source], new FakeDestination([], 25, byAlbum));
+    expect(match?.status).toBe('unmatched');
+    expect(match?.candidates.map((c) => c.track.id)).toEqual(['a7']);
   });
 });
