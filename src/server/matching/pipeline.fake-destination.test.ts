@@ -138,7 +138,7 @@ describe('matchTracks against a fake destination', () => {
     expect(destination.searches.map((s) => queryKey(s.query))).toHaveLength(5);
   });
 
-  it('searches by title and artist, then the artist alone, when the ISRC answer proves the recording absent', async () => {
+  it('searches by title and artist, then the album and the artist alone, when the ISRC answer proves the recording absent', async () => {
     const destination = new FakeDestination([]);
     const [match] = await matchTracks(
       [song('s1', 'Heaven - Acoustic', ['Bryan Adams'], { album: 'Unplugged', isrc: isrcFor(1) })],
@@ -146,10 +146,11 @@ describe('matchTracks against a fake destination', () => {
     );
     expect(match).toMatchObject({ status: 'unmatched', best: null, reasons: ['no candidates found'] });
     expect(destination.isrcCalls).toEqual([[isrcFor(1)]]);
-    // An ISRC identifies a recording: the broader searches would only bring other ones. The artist's own
-    // list stays, for a title the destination writes in another script or language.
+    // An ISRC identifies a recording: the broader searches would only bring other ones. The album it is on
+    // and the artist's own list stay, for a title crowded off the page or written otherwise there.
     expect(destination.searches.map((s) => s.query)).toEqual([
       { title: 'Heaven - Acoustic', artist: 'Bryan Adams' },
+      { album: 'Unplugged', artist: 'Bryan Adams' },
       { artist: 'Bryan Adams' },
     ]);
   });
@@ -297,5 +298,112 @@ describe('matchTracks against a fake destination', () => {
     });
     expect(progress).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(matches.map((m) => m.sourceId)).toEqual(sources.map((s) => s.id));
+  });
+});
+
+describe('rescue searches, when nothing found is worth a review', () => {
+  // A prolific artist whose one-page answers are full of their other songs, as a catalog ranks a short or
+  // common title: only a query that names what else the source says narrows it to the right one.
+  const crowd = Array.from({ length: 10 }, (_, i) =>
+    song(`o${i}`, `Me and You ${i}`, ['Taylor Swift'], { durationMs: 180_000 + i * 1_000 }),
+  );
+  function crowdedCatalog(narrowed: NormalizedTrack[], word: string) {
+    return (query: TrackQuery) =>
+      Object.values(query).join(' ').toLowerCase().includes(word) ? narrowed : crowd;
+  }
+  // The source credits the guest as an artist; the title carries nothing else to search by.
+  const me = song('s1', 'ME!', ['Taylor Swift', 'Brendon Urie'], { album: 'Lover', durationMs: 193_000 });
+
+  it('finds a short title crowded out of the page by naming the other credited artist', async () => {
+    const right = song('a1', 'ME!', ['Taylor Swift', 'Brendon Urie'], {
+      album: 'Lover',
+      durationMs: 193_500,
+    });
+    const destination = new FakeDestination([], 25, crowdedCatalog([right], 'brendon'));
+    const [match] = await matchTracks([me], destination);
+    expect(match?.status).toBe('accepted');
+    expect(match?.best?.track.id).toBe('a1');
+    expect(destination.searches.at(-1)?.query).toEqual({ text: 'ME! Taylor Swift Brendon Urie' });
+  });
+
+  it('still leaves another recording found that way unmatched', async () => {
+    // Counter-example: the narrowed search finds the song live; the version gate keeps it out.
+    const live = song('a2', 'ME! - Live', ['Taylor Swift', 'Brendon Urie'], {
+      album: 'Lover',
+      durationMs: 193_500,
+    });
+    const [match] = await matchTracks([me], new FakeDestination([], 25, crowdedCatalog([live], 'brendon')));
+    expect(match?.status).toBe('unmatched');
+    expect(match?.best).toBeNull();
+    expect(match?.candidates.map((c) => c.track.id)).toContain('a2');
+  });
+
+  it('finds a title in another script by the segment the title query left out, written as the source does', async () => {
+    const source = song('s2', 'ХОТБОКС (prod. by Young Royce)', ['SODA LUV'], { durationMs: 96_100 });
+    const right = song('a3', 'HOTBOKS (prod. by Young Royce)', ['SODA LUV'], { durationMs: 97_000 });
+    const destination = new FakeDestination([], 25, crowdedCatalog([right], 'royce'));
+    const [match] = await matchTracks([source], destination);
+    expect(match?.best?.track.id).toBe('a3');
+    expect(match?.status).toBe('accepted');
+    expect(
+      destination.searches.some((s) => s.query.text === 'KhOTBOKS (prod. by Young Royce) SODA LUV'),
+    ).toBe(true);
+  });
+
+  it('keeps a same-titled song by another performer found that way unmatched', async () => {
+    // Counter-example: the written title finds the title, but another artist's.
+    const source = song('s3', 'ХОТБОКС (prod. by Young Royce)', ['SODA LUV'], { durationMs: 96_100 });
+    const other = song('a4', 'HOTBOKS (prod. by Young Royce)', ['Young Royce'], { durationMs: 96_500 });
+    const [match] = await matchTracks(
+      [source],
+      new FakeDestination([], 25, crowdedCatalog([other], 'royce')),
+    );
+    expect(match?.status).toBe('unmatched');
+  });
+
+  it('spends no rescue search once something is worth a review', async () => {
+    const right = song('a5', 'ME!', ['Taylor Swift', 'Brendon Urie'], {
+      album: 'Lover',
+      durationMs: 193_500,
+    });
+    const destination = new FakeDestination([right]);
+    await matchTracks([me], destination);
+    expect(destination.searches.map((s) => s.query)).toEqual([{ title: 'ME!', artist: 'Taylor Swift' }]);
+  });
+
+  it('after an ISRC answer that proves the recording absent, spends no title or credits search', async () => {
+    // Counter-example to the rescue: that answer already says the catalog lacks the recording, so only the
+    // searches that find it under another code, on its album or written otherwise are spent.
+    const destination = new FakeDestination([]);
+    const source = song('s4', 'Home (prod. by Someone)', ['Band', 'Guest'], { isrc: isrcFor(4) });
+    const [match] = await matchTracks([source], destination);
+    expect(match?.status).toBe('unmatched');
+    expect(destination.searches.map((s) => s.query)).toEqual([
+      { title: 'Home', artist: 'Band' },
+      { album: 'Home', artist: 'Band' },
+      { artist: 'Band' },
+    ]);
+  });
+
+  it('after such an answer, finds the recording filed under another code on its album', async () => {
+    const source = song('s5', 'Heart Of Glass', ['Blondie'], { album: 'Parallel Lines', isrc: isrcFor(5) });
+    const right = song('a6', 'Heart Of Glass', ['Blondie'], { album: 'Parallel Lines' });
+    const covers = Array.from({ length: 10 }, (_, i) =>
+      song(`c${i}`, 'Heart Of Glass', [`Cover Band ${i}`], { album: 'Covers' }),
+    );
+    const byAlbum = (query: TrackQuery) => (query.album === 'Parallel Lines' ? [right] : covers);
+    const [match] = await matchTracks([source], new FakeDestination([], 25, byAlbum));
+    expect(match?.best?.track.id).toBe('a6');
+    expect(match?.status).toBe('accepted');
+  });
+
+  it('still leaves another recording on that album unmatched', async () => {
+    // Counter-example: the album answers only with the song live.
+    const source = song('s6', 'Heart Of Glass', ['Blondie'], { album: 'Parallel Lines', isrc: isrcFor(6) });
+    const live = song('a7', 'Heart Of Glass - Live', ['Blondie'], { album: 'Parallel Lines' });
+    const byAlbum = (query: TrackQuery) => (query.album === 'Parallel Lines' ? [live] : []);
+    const [match] = await matchTracks([source], new FakeDestination([], 25, byAlbum));
+    expect(match?.status).toBe('unmatched');
+    expect(match?.candidates.map((c) => c.track.id)).toEqual(['a7']);
   });
 });

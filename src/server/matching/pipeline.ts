@@ -13,7 +13,7 @@ import {
   unmatchedReasons,
   VERSION_MISMATCH_CAP,
 } from './score';
-import { buildStrategies, queryKey, type SearchStrategyName } from './strategies';
+import { buildStrategies, queryKey, RESCUE_SEARCHES, type SearchStrategyName } from './strategies';
 
 export interface TrackMatch {
   sourceId: string;
@@ -172,9 +172,10 @@ function isAccepted(ranked: readonly ScoredCandidate[]): boolean {
  * True when the destination answered the track's ISRC with nothing: it has no recording under that code
  * in this region. An ISRC identifies a recording, so only one thing can still find it: the same recording
  * filed under another code (a remaster's or compilation's ISRC, or none), which the most precise search,
- * title + primary artist, finds. The broader searches after it (simplified title, album, title alone) exist
- * for tracks whose ISRC is unknown; after this answer they would only bring other recordings. A track
- * without an ISRC, or whose lookup found songs that were not accepted, proves nothing and tries them all.
+ * title + primary artist, finds, or when that page is crowded by look-alikes, the album the source names.
+ * The broader searches (simplified title, title alone, the title as written) exist for tracks whose ISRC
+ * is unknown; after this answer they would only bring other recordings. A track without an ISRC, or whose
+ * lookup found songs that were not accepted, proves nothing and tries them all.
  */
 function isrcProvesAbsence(source: PreparedTrack, isrcAnswers: Map<string, NormalizedTrack[]>): boolean {
   if (!source.isrc) return false;
@@ -183,10 +184,13 @@ function isrcProvesAbsence(source: PreparedTrack, isrcAnswers: Map<string, Norma
 }
 
 /**
- * Whether a search is still worth its call. The artist's list of songs is for titles no other search
- * found (written in another script or another language there): only while nothing so far is worth a
- * review. After the ISRC answer proved the recording absent, only the title + artist search (and its Latin
- * form, for a name in another script) looks for it under another code, then that artist list.
+ * Whether a search is still worth its call. The rescue searches (`RESCUE_SEARCHES`: the title as written,
+ * the title with the other credited names, the artist's list of songs) are for songs no other search
+ * found well enough: only while nothing so far is worth a review. After the ISRC answer proved the
+ * recording absent under that code, the title + artist search (and its Latin form, for a name in another
+ * script) looks for it under another code; while nothing worth a review has come, the album it is on and
+ * the artist's list follow (a title the page of look-alikes crowds out, or written otherwise there). The
+ * other searches found nothing more after such an answer (measured), so they are not spent.
  */
 function worthSearching(
   name: SearchStrategyName,
@@ -194,9 +198,12 @@ function worthSearching(
   absent: boolean,
   searched: boolean,
 ): boolean {
-  if (name === 'artist') return (ranked[0]?.confidence ?? 0) < REVIEW_THRESHOLD;
-  if (absent) return !searched || name === 'transliterated';
-  return true;
+  const nothingWorthReview = (ranked[0]?.confidence ?? 0) < REVIEW_THRESHOLD;
+  if (absent) {
+    if (!searched || name === 'transliterated') return true;
+    return (name === 'album' || name === 'artist') && nothingWorthReview;
+  }
+  return RESCUE_SEARCHES.has(name) ? nothingWorthReview : true;
 }
 
 async function findCandidates(
@@ -277,8 +284,9 @@ async function applyTieBreaker(match: TrackMatch, tieBreaker: TieBreaker): Promi
 /**
  * Finds each source track on the destination service. ISRCs are looked up first in batches of the
  * provider's `isrcBatchSize`; the remaining strategies run per track and stop as soon as a candidate is
- * accepted, or after the first search when the ISRC answer proved the recording absent (see
- * `isrcProvesAbsence`). Results keep the sources' order.
+ * accepted; when the ISRC answer proved the recording absent, after the title + artist search, and the
+ * album and artist searches while nothing is worth a review (see `isrcProvesAbsence`, `worthSearching`).
+ * Results keep the sources' order.
  */
 export async function matchTracks(
   sources: NormalizedTrack[],

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { NormalizedTrack } from '../providers/types';
-import { buildStrategies, normalizeIsrc, queryKey } from './strategies';
+import { buildStrategies, normalizeIsrc, queryKey, RESCUE_SEARCHES } from './strategies';
 
 const base: NormalizedTrack = {
   id: 's1',
@@ -39,6 +40,11 @@ describe('buildStrategies', () => {
       { kind: 'search', name: 'simplified', query: { text: 'Eight Days A Week The Beatles' } },
       { kind: 'search', name: 'album', query: { album: 'Beatles For Sale', artist: 'The Beatles' } },
       { kind: 'search', name: 'title', query: { title: 'Eight Days A Week' } },
+      {
+        kind: 'search',
+        name: 'written',
+        query: { text: 'Eight Days A Week - Remastered 2009 The Beatles' },
+      },
       { kind: 'search', name: 'artist', query: { artist: 'The Beatles' } },
     ]);
   });
@@ -111,5 +117,63 @@ describe('buildStrategies', () => {
     ]);
     // Without artists there is no artist search either.
     expect(strategies.some((s) => s.kind === 'search' && s.name === 'artist')).toBe(false);
+  });
+
+  it('adds the title as written, in Latin letters, when the title query leaves a segment out', () => {
+    const strategies = buildStrategies({
+      id: 's3',
+      uri: 's3',
+      name: 'ХОТБОКС (prod. by Young Royce)',
+      artists: ['SODA LUV'],
+      album: 'ХОТБОКС',
+      durationMs: 96_000,
+    });
+    const written = strategies.filter((s) => s.kind === 'search' && s.name === 'written');
+    expect(written).toEqual([
+      { kind: 'search', name: 'written', query: { text: 'KhOTBOKS (prod. by Young Royce) SODA LUV' } },
+    ]);
+    // Counter-example: a plain title has nothing the title query left out, so no call is spent on it.
+    const plain = buildStrategies({ ...base, name: 'Yellow', artists: ['Coldplay'] });
+    expect(plain.some((s) => s.kind === 'search' && s.name === 'written')).toBe(false);
+  });
+
+  it('adds the title with up to two other credited names when the song credits several', () => {
+    const strategies = buildStrategies({
+      ...base,
+      name: 'ME! (feat. Brendon Urie of Panic! At The Disco)',
+      artists: ['Taylor Swift', 'A', 'B', 'C'],
+    });
+    const credits = strategies.filter((s) => s.kind === 'search' && s.name === 'credits');
+    expect(credits).toEqual([{ kind: 'search', name: 'credits', query: { text: 'ME! Taylor Swift A B' } }]);
+    // Counter-example: one credited name adds nothing to the title + artist search.
+    const single = buildStrategies({ ...base, name: 'ME!', artists: ['Taylor Swift'] });
+    expect(single.some((s) => s.kind === 'search' && s.name === 'credits')).toBe(false);
+  });
+
+  it('keeps the rescue searches after the others and before the artist list', () => {
+    const names = buildStrategies({
+      ...base,
+      name: 'Home (feat. Guest) - Remastered',
+      artists: ['Band'],
+    }).flatMap((s) => (s.kind === 'search' ? [s.name] : []));
+    expect(names.slice(-3)).toEqual(['written', 'credits', 'artist']);
+    expect(names.filter((n) => RESCUE_SEARCHES.has(n))).toEqual(['written', 'credits', 'artist']);
+  });
+
+  it('never leaves the title out of a rescue search (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[A-Za-z][A-Za-z ]{1,20}[A-Za-z]$/),
+        fc.array(fc.stringMatching(/^[A-Z][a-z]{2,10}$/), { minLength: 1, maxLength: 4 }),
+        fc.constantFrom('', ' (feat. Guest)', ' - Live', ' (prod. by Someone)', ' - Remastered 2011'),
+        (title, artists, segment) => {
+          const strategies = buildStrategies({ ...base, name: `${title}${segment}`, artists });
+          for (const s of strategies) {
+            if (s.kind !== 'search' || (s.name !== 'written' && s.name !== 'credits')) continue;
+            expect(s.query.text?.toLowerCase()).toContain(title.trim().replace(/\s+/g, ' ').toLowerCase());
+          }
+        },
+      ),
+    );
   });
 });

@@ -59,7 +59,7 @@ afterAll(async () => {
 });
 
 describe('a match job against Apple Music, counted on the wire', () => {
-  it('sends full ISRC batches across chunk boundaries, and at most two searches per recording Apple lacks', async () => {
+  it('sends full ISRC batches across chunk boundaries, and at most three searches per recording Apple lacks', async () => {
     const catalog = testCatalog();
     // 530 tracks: three chunks of the job (200, 200, 130), with tracks Apple lacks among them.
     const onSpotify = catalog.tracks.filter((track) => track.spotify !== null).slice(0, 530);
@@ -101,10 +101,11 @@ describe('a match job against Apple Music, counted on the wire', () => {
     expect(isrcsAsked.sort()).toEqual([...distinctIsrcs].sort());
     expect(isrcCalls).toHaveLength(Math.ceil(distinctIsrcs.size / 25));
     // Apple's empty answer for an ISRC leaves one search (title + artist) for that recording and, when it
-    // finds nothing worth a review, the artist's own list (a title written in another script there).
+    // finds nothing worth a review, the album it is on and the artist's own list (a title crowded off the
+    // page or written in another script there; decision 0033).
     const searches = calls.filter((call) => call.includes('/catalog/us/search'));
     expect(searches.length).toBeGreaterThanOrEqual(absentIsrcs.length);
-    expect(searches.length).toBeLessThanOrEqual(2 * absentIsrcs.length);
+    expect(searches.length).toBeLessThanOrEqual(3 * absentIsrcs.length);
 
     // A second run of the same playlist is answered from the shared lookup cache.
     calls.length = 0;
