@@ -54,7 +54,7 @@ describe('routeFromMessages (spec section 4)', () => {
     expect(routeFromMessages([user('keep my Apple playlist up to date with Spotify')])).toBe('/syncs');
   });
 
-  it('reads only the last 3 messages, from either author', () => {
+  it("reads only the person's last 3 messages", () => {
     const conversation = [
       user('I want to transfer'),
       assistant('Sure.'),
@@ -67,7 +67,11 @@ describe('routeFromMessages (spec section 4)', () => {
       '/merge',
     );
     expect(routeFromMessages([...conversation, assistant('Or merge with someone.')])).toBe('/vault');
+    // The window is the person's last 3 messages: a follow-up keeps the topic before it in view.
     expect(routeFromMessages([user('backup'), assistant('ok'), user('hmm'), assistant('and?')])).toBe(
+      '/vault',
+    );
+    expect(routeFromMessages([user('backup'), user('a'), assistant('ok'), user('b'), user('c')])).toBe(
       '/transfer',
     );
     expect(

@@ -1,8 +1,9 @@
 /**
  * Spec section 4: the onboarding target comes from keywords in the last 3 messages; no keyword means
- * /transfer. Substring matching on purpose ("playlists" counts as "playlist"). Only the person's own words in
- * that window count: the assistant's replies mention playlists and Spotify while explaining backups or
- * recovery, and must not send people to /transfer when they asked for a backup. The one copy of the rule:
+ * /transfer. Substring matching on purpose ("playlists" counts as "playlist"). Only the person's own words
+ * count, so the window is the person's last 3 messages: the assistant's replies mention playlists and Spotify
+ * while explaining backups or recovery, and a follow-up question ("How are bridge tracks chosen?") must not
+ * push the topic it follows out of the window (decision 0031). The one copy of the rule:
  * the server's assistants (local and Anthropic) and the web page all use it.
  *
  * Issue 23 (decision 0031): when several keyword groups match, the more specific intent wins over the generic
@@ -32,8 +33,8 @@ export function onboardingRouteFor(
   messages: readonly { type: 'user' | 'assistant'; content: string }[],
 ): OnboardingTarget {
   const newestFirst = messages
-    .slice(-ONBOARDING_ROUTING_WINDOW)
     .filter((message) => message.type === 'user')
+    .slice(-ONBOARDING_ROUTING_WINDOW)
     .map((message) => message.content.toLowerCase())
     .reverse();
   for (const text of newestFirst) {
