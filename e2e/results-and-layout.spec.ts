@@ -98,13 +98,40 @@ test('/account does not scroll sideways at 360 px, transfer history included', a
   });
   expect([200, 202]).toContain(transfer.status());
   await page.goto('/account');
-  await expect(page.getByRole('table')).toBeVisible({ timeout: 30_000 });
+  // At 360 px the history is a list of cards: each shows Date, Tracks, Status and the CSV on screen,
+  // nothing hidden in a sideways-scrolling table (issue 23).
+  const history = page.getByRole('list', { name: 'Transfer history' });
+  const entry = history.getByRole('listitem').filter({ hasText: 'Road Trip' }).first();
+  await expect(entry).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('table')).toBeHidden();
+  for (const label of ['Date', 'Tracks', 'Status']) {
+    const term = entry.getByRole('term').filter({ hasText: new RegExp(`^${label}$`) });
+    await term.scrollIntoViewIfNeeded();
+    await expect(term).toBeInViewport();
+    const value = term.locator('xpath=following-sibling::dd');
+    await expect(value).not.toBeEmpty();
+    const box = await value.boundingBox();
+    expect(box && box.x + box.width <= 360, `${label} fits in 360 px`).toBe(true);
+  }
+  await expect(
+    entry
+      .getByRole('term')
+      .filter({ hasText: /^Tracks$/ })
+      .locator('xpath=following-sibling::dd'),
+  ).toContainText(/\d+ of \d+ added/);
+  const csv = entry.getByRole('link', { name: 'Download the CSV of Road Trip' });
+  await csv.scrollIntoViewIfNeeded();
+  await expect(csv).toBeInViewport();
   // The free plan's limit, right after its one transfer, resets in 29 days (spec section 9), not 30.
   await expect(page.getByText(/^In 29 days \(/)).toBeVisible();
   const sideways = await page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
   expect(sideways).toBeLessThanOrEqual(0);
+  // Wide screens keep the table.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(page.getByRole('table')).toBeVisible();
+  await expect(history).toBeHidden();
 });
 
 const playlistCard = (page: Page, name: string) =>
