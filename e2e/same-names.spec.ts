@@ -42,7 +42,13 @@ test('same-named playlists say what tells them apart in step 2 and in the batch,
   const spotifyJazz = (await spotify.listPlaylists()).find((playlist) => playlist.name === 'Late Night Jazz');
   expect(spotifyJazz, 'the demo library has a Late Night Jazz on Spotify').toBeDefined();
   await apple.createPlaylist('Road Trip');
-  await spotify.createPlaylist('Late Night Jazz');
+  // The Spotify copy gets two of the original's songs, so every picker (the merge one lists only playlists
+  // with songs) shows both.
+  const jazzCopy = await spotify.createPlaylist('Late Night Jazz');
+  const jazzUris = (await spotify.getPlaylist(spotifyJazz?.id ?? '')).entries.flatMap((entry) =>
+    entry.kind === 'track' ? [entry.track.uri] : [],
+  );
+  await spotify.addTracks(jazzCopy.id, jazzUris.slice(0, 2));
 
   // Step 2, from Apple Music: the two Road Trips' cards each say what differs.
   await page.goto(`${app.url}/transfer?from=apple&to=spotify`);
@@ -69,6 +75,17 @@ test('same-named playlists say what tells them apart in step 2 and in the batch,
   await page.goto(`${app.url}/syncs`);
   const source = page.getByLabel('Source playlist');
   await expectTwoDistinct(source.locator('option', { hasText: /^Late Night Jazz — / }), 'sync picker');
+
+  // The merge picker.
+  await page.goto(`${app.url}/merge`);
+  await expectTwoDistinct(
+    page
+      .locator('fieldset')
+      .first()
+      .getByRole('button', { name: /^Late Night Jazz/ })
+      .filter({ hasText: /Spotify$/ }),
+    'merge picker',
+  );
 
   // The export picker.
   await page.goto(`${app.url}/visualizations?tab=export-options`);
