@@ -39,14 +39,24 @@ test('a sniper link is created, visited, signed up to, and the owner sees the nu
   const fan = await fanContext.newPage();
   await fan.goto(publicUrl);
   await expect(fan.getByRole('heading', { level: 1, name: 'Summer single' })).toBeVisible();
+  // In sandbox mode "Open in …" stays in the sandbox: the emulators' own search pages (issue 23), in the
+  // link owner's storefront for Apple Music, and the page opens.
   await expect(fan.getByRole('link', { name: 'Open in Spotify' })).toHaveAttribute(
     'href',
-    /open\.spotify\.com/,
+    /\/sandbox\/spotify\/api\/open\/search\/Summer%20single$/,
   );
-  await expect(fan.getByRole('link', { name: 'Open in Apple Music' })).toHaveAttribute(
+  const openInApple = fan.getByRole('link', { name: 'Open in Apple Music' });
+  await expect(openInApple).toHaveAttribute(
     'href',
-    /music\.apple\.com/,
+    /\/sandbox\/apple\/web\/[a-z]{2}\/search\?term=Summer%20single$/,
   );
+  const appleHref = (await openInApple.getAttribute('href')) ?? '';
+  expect((await fan.request.get(appleHref)).status()).toBe(200);
+  const opened = await Promise.all([fan.context().waitForEvent('page'), openInApple.click()]).then(
+    ([tab]) => tab,
+  );
+  await expect(opened.getByRole('heading', { level: 1, name: 'Search: Summer single' })).toBeVisible();
+  await opened.close();
   await fan.getByRole('button', { name: 'Sign Up' }).click();
   await expectToast(fan, 'Email required', 'Please enter your email to sign up');
   await fan.getByLabel('Email').fill('fan@example.com');

@@ -118,6 +118,18 @@ test('invite by e-mail, the friend answers from the link, and both see the merge
   await expect(page.getByRole('heading', { level: 1, name: playlistName })).toBeVisible();
   await expectAxeClean(page, 'merged playlist page');
   await expect(page.getByText(`${inviter.username}'s "Road Trip"`)).toBeVisible();
+  // The page is read by both people and by visitors: its insight names both, and calls nobody "you".
+  const insight = page.getByRole('region', { name: 'Merged playlist' }).getByText(/The mix is/);
+  await expect(insight).toContainText(`The mix is 50% ${inviter.username} / 50% ${friend.username}`);
+  await expect(insight).not.toContainText(/\byou(r)?\b/i);
+  const visitor = await browser.newContext();
+  const visitorPage = await visitor.newPage();
+  await visitorPage.goto(new URL(page.url()).pathname);
+  await expect(visitorPage.getByText(/The mix is/)).toContainText(
+    `50% ${inviter.username} / 50% ${friend.username}`,
+  );
+  await expect(visitorPage.getByText(/The mix is/)).not.toContainText(/\byou(r)?\b/i);
+  await visitor.close();
   // The merge is private until its owner lets anyone copy it (decision 0012); the choice is kept.
   const copyable = page.getByRole('switch', { name: 'Anyone with the link may copy it' });
   await expect(copyable).not.toBeChecked();

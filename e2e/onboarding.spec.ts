@@ -95,3 +95,46 @@ test('asking for a backup leads to /vault, whatever the assistant replies', asyn
   await card.getByRole('button', { name: 'Complete' }).click();
   await expect(page).toHaveURL(/\/vault$/);
 });
+
+test('a conversation about merging with a friend gets its own answer to each follow-up and ends at /merge', async ({
+  page,
+}) => {
+  await page.goto('/onboarding');
+  await waitForReply(page, 1);
+  await composer(page).fill('I want to merge my Spotify playlist with a friend');
+  await sendButton(page).click();
+  await waitForReply(page, 3);
+  const first = (await conversation(page).getByRole('listitem').nth(2).textContent()) ?? '';
+  expect(first).toContain('Merging blends');
+
+  await composer(page).fill('How are bridge tracks chosen?');
+  await sendButton(page).click();
+  await waitForReply(page, 5);
+  const second = (await conversation(page).getByRole('listitem').nth(4).textContent()) ?? '';
+  expect(second).toContain('Bridge tracks are songs');
+  expect(second).not.toContain('Merging blends');
+
+  // The playlist and Spotify words never pull the conversation to /transfer.
+  const card = page.getByRole('region', { name: "You're all set" });
+  await expect(card.getByText('Merge playlists with a friend')).toBeVisible();
+  await card.getByRole('button', { name: 'Complete' }).click();
+  await expect(page).toHaveURL(/\/merge$/);
+});
+
+test('a question about keeping playlists in sync ends at /syncs', async ({ page }) => {
+  await page.goto('/onboarding');
+  await waitForReply(page, 1);
+  await composer(page).fill('Hello');
+  await sendButton(page).click();
+  await waitForReply(page, 3);
+  await composer(page).fill('Can I keep my Spotify playlist in sync with Apple Music?');
+  await sendButton(page).click();
+  await waitForReply(page, 5);
+  await expect(conversation(page).getByRole('listitem').nth(4)).toContainText(
+    'Sync keeps two lists the same',
+  );
+  const card = page.getByRole('region', { name: "You're all set" });
+  await expect(card.getByText('Keep playlists in sync')).toBeVisible();
+  await card.getByRole('button', { name: 'Complete' }).click();
+  await expect(page).toHaveURL(/\/syncs$/);
+});

@@ -193,17 +193,20 @@ test('a signed-up user connects both services, reviews Road Trip, transfers it a
   await waitForMatches(page);
   await expect(page.getByText(/^\d+ tracks: .* 1 skipped\.$/)).toBeVisible();
 
-  // The required option: with it off the page says why nothing can be transferred (the spec's words),
-  // and pressing Transfer says it again instead of doing nothing.
+  // The required option (spec section 2 step 3): with it off the page says why nothing can be transferred
+  // (the spec's words) and the Transfer Playlist button is disabled, described by that reason.
   const createSwitch = page.getByRole('switch', { name: /Create playlist in destination/ });
   const required = "Please enable the 'Create playlist in destination' option to continue.";
+  const transferButton = page.getByRole('button', { name: 'Transfer Playlist' });
+  await expect(transferButton).toBeEnabled();
   await createSwitch.click();
   await expect(page.getByRole('alert').filter({ hasText: required })).toBeVisible();
-  await page.getByRole('button', { name: 'Transfer Playlist' }).click();
-  await expectToast(page, 'Create playlist option is required', required);
+  await expect(transferButton).toBeDisabled();
+  await expect(transferButton).toHaveAccessibleDescription(required);
   await expect(page).toHaveURL(/\/matches$/);
   await createSwitch.click();
   await expect(page.getByRole('alert').filter({ hasText: required })).toHaveCount(0);
+  await expect(transferButton).toBeEnabled();
 
   const summary = await page.getByText(/^\d+ tracks: /).textContent();
   const totalTracks = Number(/^(\d+) tracks/.exec(summary ?? '')?.[1]);

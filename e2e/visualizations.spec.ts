@@ -179,6 +179,40 @@ test('a failed load shows the inline error, the toast, and recovers with Try aga
   await expect(page.getByText(/leads your listening/)).toBeVisible();
 });
 
+test('on a 360 px phone the taste graph pans and zooms, and reads as a list', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto('/visualizations');
+  const canvas = page.getByRole('img', { name: /Genre Connections/ });
+  await expect(canvas).toBeVisible();
+  // The drawing keeps a readable size: at least its full 800 px, panned inside its own region.
+  const drawn = await canvas.boundingBox();
+  expect(drawn?.width ?? 0).toBeGreaterThanOrEqual(800);
+  const viewport = page.getByRole('region', { name: 'Genre Connections, scroll to pan' });
+  const pan = async (left: number) =>
+    viewport.evaluate((element, to) => {
+      element.scrollLeft = to;
+      return element.scrollLeft;
+    }, left);
+  expect(await pan(300)).toBeGreaterThan(0);
+  expect(await pan(0)).toBe(0);
+  await page.getByRole('button', { name: 'Zoom in' }).click();
+  await expect(page.getByLabel('Zoom level')).toHaveText('120%');
+  // Beside it, the graph as a list anyone can read, in type of a normal size.
+  const list = page.getByRole('list', { name: 'Genre Connections, as a list' });
+  await expect(list).toBeVisible();
+  const first = list.getByRole('listitem').first();
+  await expect(first).toBeVisible();
+  await expect(first).toContainText(/\(genre, \d+\)/);
+  const fontSize = await first.evaluate((element) => Number.parseFloat(getComputedStyle(element).fontSize));
+  expect(fontSize).toBeGreaterThanOrEqual(14);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  // Wide screens fit the drawing to the card and keep the list for screen readers only.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(list).not.toBeInViewport();
+  expect((await canvas.boundingBox())?.width ?? 0).toBeLessThan(1280);
+});
+
 test('tab changes are recorded, and each tab is accessible on a 360 px phone', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 740 });
   const events: { event: string; properties?: Record<string, unknown> }[] = [];

@@ -27,13 +27,34 @@ describe('routeFromMessages (spec section 4)', () => {
     expect(routeFromMessages([])).toBe('/transfer');
   });
 
-  it('checks the keywords in the spec order, so transfer words win', () => {
-    expect(routeFromMessages([user('I lost my playlist')])).toBe('/transfer');
+  it('lets the more specific intent win over the generic transfer words (issue 23)', () => {
+    expect(routeFromMessages([user('I lost my playlist')])).toBe('/recreate');
+    expect(routeFromMessages([user('merge my playlist with a friend')])).toBe('/merge');
+    expect(routeFromMessages([user('a backup of my Spotify playlists')])).toBe('/vault');
+    expect(routeFromMessages([user('recover my Apple Music playlist')])).toBe('/recreate');
+    // Inside one message the spec's order settles it.
     expect(routeFromMessages([user('backup first, then merge with a friend')])).toBe('/vault');
     expect(routeFromMessages([user('merge what I lost')])).toBe('/merge');
   });
 
-  it('reads only the last 3 messages, from either author', () => {
+  it('ends a conversation about merging with a friend at /merge, whatever the follow-up asks', () => {
+    expect(
+      routeFromMessages([
+        user('Merge with a friend'),
+        assistant('Merging blends one of your lists with someone else’s.'),
+        user('How are bridge tracks chosen for the playlist?'),
+      ]),
+    ).toBe('/merge');
+  });
+
+  it('sends keeping playlists in sync to /syncs', () => {
+    expect(routeFromMessages([user('Can I keep my playlists in sync between Spotify and Apple?')])).toBe(
+      '/syncs',
+    );
+    expect(routeFromMessages([user('keep my Apple playlist up to date with Spotify')])).toBe('/syncs');
+  });
+
+  it("reads only the person's last 3 messages", () => {
     const conversation = [
       user('I want to transfer'),
       assistant('Sure.'),
@@ -41,8 +62,16 @@ describe('routeFromMessages (spec section 4)', () => {
       assistant('Vault+ does that.'),
     ];
     expect(routeFromMessages(conversation)).toBe('/vault');
+    // The newest specific words win over older ones.
+    expect(routeFromMessages([user('a backup'), assistant('ok'), user('no, merge with a friend')])).toBe(
+      '/merge',
+    );
     expect(routeFromMessages([...conversation, assistant('Or merge with someone.')])).toBe('/vault');
+    // The window is the person's last 3 messages: a follow-up keeps the topic before it in view.
     expect(routeFromMessages([user('backup'), assistant('ok'), user('hmm'), assistant('and?')])).toBe(
+      '/vault',
+    );
+    expect(routeFromMessages([user('backup'), user('a'), assistant('ok'), user('b'), user('c')])).toBe(
       '/transfer',
     );
     expect(

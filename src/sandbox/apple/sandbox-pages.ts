@@ -108,6 +108,26 @@ export function addSandboxPages(
     c.req.query('i') === undefined ? albumPage(c) : songPage(c, c.req.query('i')),
   );
   app.get('/web/:sf/song/:id', (c) => songPage(c, c.req.param('id')));
+  // music.apple.com/{sf}/search?term=…: "Open in Apple Music" when no exact item is known (issue 23).
+  app.get('/web/:sf/search', (c) => {
+    const storefront = c.req.param('sf') ?? 'us';
+    const term = (c.req.query('term') ?? '').trim().slice(0, 200);
+    const root = emulatorRoot(c);
+    const rows = (term ? input.index.search(term, storefront) : [])
+      .slice(0, 10)
+      .map(
+        (song) =>
+          `<li><a href="${root}/web/${escapeHtml(storefront)}/song/${escapeHtml(song.id)}">${escapeHtml(song.name)}</a> – ${escapeHtml(song.artistName)}</li>`,
+      )
+      .join('');
+    return c.html(
+      servicePage(
+        'Apple Music',
+        `Search: ${term}`,
+        rows ? `<ol>${rows}</ol>` : '<p>Nothing found for this search.</p>',
+      ),
+    );
+  });
 
   // A shared playlist's public page (music.apple.com/{sf}/playlist/…/pl.u-…): anyone may see it.
   const sharedPage = (c: Context, id: string) => {

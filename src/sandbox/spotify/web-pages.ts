@@ -126,6 +126,29 @@ export function addWebPages(app: Hono, world: SpotifyWorld): void {
     return c.redirect(afterEdit(new URL(back, c.req.url).toString(), edit, count), 303);
   });
 
+  // open.spotify.com/search/{terms}: "Open in Spotify" when no exact item is known (issue 23).
+  app.get('/open/search/:terms', (c) => {
+    const terms = (c.req.param('terms') ?? '').trim().slice(0, 200);
+    const session = viewer(c);
+    const country = session ? world.user(session.userId).country : undefined;
+    const rows = world
+      .search(terms, country)
+      .slice(0, SEARCH_RESULTS)
+      .filter((track) => track.spotify)
+      .map(
+        (track) =>
+          `<li><a href="${apiRoot(c)}/open/track/${escapeHtml(track.spotify?.id ?? '')}">${escapeHtml(track.title)}</a> – ${escapeHtml(track.artists.join(', '))}</li>`,
+      )
+      .join('');
+    return c.html(
+      servicePage(
+        'Spotify',
+        `Search: ${terms}`,
+        rows ? `<ol>${rows}</ol>` : '<p>Nothing found for this search.</p>',
+      ),
+    );
+  });
+
   app.get('/open/:type/:id', (c) =>
     c.html(
       servicePage(

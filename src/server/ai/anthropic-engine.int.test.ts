@@ -147,6 +147,50 @@ describe('Anthropic engine, good answers', () => {
     });
   });
 
+  it('routes by the shared rule: the specific intent wins over the transfer words, sync goes to /syncs', async () => {
+    const ask = async (...texts: string[]) => {
+      fake.script.answerJson({ content: 'Sure.', options: [] });
+      const messages = texts.map((content, index) => ({
+        type: index % 2 === 0 ? ('user' as const) : ('assistant' as const),
+        content,
+      }));
+      return (await engine().onboardingReply({ messages })).suggestedRoute;
+    };
+    expect(await ask('Merge my playlist with a friend', 'Sure.', 'How are bridge tracks chosen?')).toBe(
+      '/merge',
+    );
+    expect(await ask('I lost my Spotify playlist')).toBe('/recreate');
+    expect(await ask('Keep my Apple Music playlist in sync with Spotify')).toBe('/syncs');
+  });
+
+  it('falls back to the local answer when the model repeats its previous reply to a follow-up', async () => {
+    const merge = await local.onboardingReply({
+      messages: [{ type: 'user', content: 'Merge with a friend' }],
+    });
+    fake.script.answerJson({ content: merge.content, options: [] });
+    const messages = [
+      { type: 'user' as const, content: 'Merge with a friend' },
+      { type: 'assistant' as const, content: merge.content },
+      { type: 'user' as const, content: 'How are bridge tracks chosen?' },
+    ];
+    const reply = await engine().onboardingReply({ messages });
+    expect(reply.content).not.toBe(merge.content);
+    expect(reply).toEqual(await local.onboardingReply({ messages }));
+    expect(logger.warnings[0]?.obj).toMatchObject({ aiCall: 'onboardingReply', reason: 'repeated_answer' });
+  });
+
+  it('falls back when an insight for anyone to read says "you"', async () => {
+    fake.script.answerJson({
+      insightSummary: 'You and Sam both love Radiohead.',
+      playlistName: 'Ana × Sam',
+    });
+    const input = { ...mergeInput, audience: 'public' as const };
+    const insight = await engine().mergeInsight(input);
+    expect(insight).toEqual(await local.mergeInsight(input));
+    expect(insight.insightSummary).not.toMatch(/\byou\b/i);
+    expect(logger.warnings[0]?.obj).toMatchObject({ aiCall: 'mergeInsight', reason: 'addressed_reader' });
+  });
+
   it("uses the model's region explanation", async () => {
     fake.script.answerJson({
       explanation: '"Dreams" is not licensed in Japan; the same recording is on a deluxe edition.',

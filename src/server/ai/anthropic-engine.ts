@@ -147,6 +147,10 @@ export class AnthropicAiEngine implements AiEngine {
         if (invented.length > 0) {
           throw new ModelAnswerError('invented_numbers', `Numbers not in the input: ${invented.join(', ')}.`);
         }
+        // Words for anyone must not speak to the reader: the friend and visitors are not "you".
+        if (input.audience === 'public' && /\byou(?:r|rs|rself)?\b/i.test(value.insightSummary)) {
+          throw new ModelAnswerError('addressed_reader', 'A public insight says "you".');
+        }
       },
       fallback: () => this.fallback.mergeInsight(input),
     });
@@ -172,6 +176,13 @@ export class AnthropicAiEngine implements AiEngine {
       user: onboardingUser(input),
       maxTokens: 700,
       schema: onboardingAnswerSchema,
+      check: (value) => {
+        // A follow-up gets its own answer: the previous reply said again is no answer (issue 23).
+        const previous = input.messages.findLast((message) => message.type === 'assistant')?.content;
+        if (previous !== undefined && value.content.trim() === previous.trim()) {
+          throw new ModelAnswerError('repeated_answer', 'The reply repeats the previous one.');
+        }
+      },
       fallback: () => this.fallback.onboardingReply(input),
     });
     return {

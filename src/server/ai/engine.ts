@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ONBOARDING_ROUTES } from '../../shared/onboarding-routing';
 
 /**
  * The AI layer's one interface. Matching, friend merge, geo-lock and onboarding call an `AiEngine` and never
@@ -56,6 +57,11 @@ export interface MergeInsightInput {
   /** Percent from you and from your friend; sums to 100. */
   mixRatio: [number, number];
   bridgeTrackCount: number;
+  /**
+   * Who reads it: `reader` (default) is the person named `yourName`, addressed as "you"; `public` is anyone
+   * (the merged playlist's public page, the friend, visitors): both people by name, never "you".
+   */
+  audience?: 'reader' | 'public';
 }
 export const mergeInsightResultSchema = z.object({
   insightSummary: z.string().min(1).max(700),
@@ -76,7 +82,8 @@ export const regionExplanationResultSchema = z.object({
 });
 export type RegionExplanationResult = z.infer<typeof regionExplanationResultSchema>;
 
-export const onboardingRoutes = ['/transfer', '/vault', '/merge', '/recreate'] as const;
+/** The onboarding assistant's targets: the shared rule's list (`src/shared/onboarding-routing.ts`). */
+export const onboardingRoutes = ONBOARDING_ROUTES;
 export type OnboardingRoute = (typeof onboardingRoutes)[number];
 
 export interface ChatMessage {

@@ -3,6 +3,7 @@ import { onboardingRouteFor as routeFromMessages } from '../../shared/onboarding
 import type { CandidateSummary, ChatMessage, MergeInsightInput, TrackSummary } from './engine';
 import { inventedNumbers } from './insight-numbers';
 import { LocalAiEngine } from './local-engine';
+import { localMergeInsight } from './local-merge-insight';
 import { classifyIntent } from './local-onboarding';
 
 const engine = new LocalAiEngine();
@@ -151,6 +152,40 @@ describe('local merge insight', () => {
     expect(playlistName).toContain('Art Rock');
   });
 
+  it('names both people and never says "you" when anyone may read it (the public page)', async () => {
+    for (const input of [
+      { ...mergeInput, audience: 'public' as const },
+      {
+        ...mergeInput,
+        audience: 'public' as const,
+        sharedGenres: [],
+        sharedArtists: [],
+        overlapTrackCount: 0,
+      },
+    ]) {
+      const { insightSummary } = await engine.mergeInsight(input);
+      expect(insightSummary).not.toMatch(/\byou(r)?\b/i);
+      expect(insightSummary).toContain('60% Ana / 40% Sam');
+      expect(insightSummary).toMatch(/Ana/);
+    }
+  });
+
+  it('fits the verb to one name or several', () => {
+    const seeds = Array.from({ length: 40 }, (_, n) => ({
+      ...mergeInput,
+      overlapTrackCount: n % 7,
+      friendName: `Sam${n}`,
+    }));
+    const sentences = (artists: string[]) =>
+      seeds.map((input) => localMergeInsight({ ...input, sharedArtists: artists }).insightSummary);
+    const one = sentences(['Priya Fischer']).join(' ');
+    expect(one).toContain('Priya Fischer shows up on both sides');
+    expect(one).not.toContain('Priya Fischer show up');
+    expect(one).not.toContain('Priya Fischer are');
+    const several = sentences(['Priya Fischer', 'Björk']).join(' ');
+    expect(several).toContain('Priya Fischer and Björk show up on both sides');
+  });
+
   it('never states a number the input does not hold', async () => {
     const inputs: MergeInsightInput[] = [
       mergeInput,
@@ -285,9 +320,50 @@ describe('local onboarding reply', () => {
 
   it('classifies intents by keywords, specific ones before generic transfer words', () => {
     expect(classifyIntent([user('I lost my Spotify playlist')])).toBe('recreate');
-    expect(classifyIntent([user('What does Vault+ cost?')])).toBe('plans');
-    expect(classifyIntent([user('Rebuild from an old export')])).toBe('recreate');
+    expect(classifyIntent([user('What does Vault+ cost?')])).toBe('vault_cost');
+    expect(classifyIntent([user('Rebuild from an old export')])).toBe('recreate_export');
+    expect(classifyIntent([user('How are bridge tracks chosen?')])).toBe('bridge_tracks');
+    expect(classifyIntent([user('Can I keep my playlists in sync?')])).toBe('sync');
     expect(classifyIntent([user('asdf')])).toBe('unknown');
+  });
+
+  it('gives every follow-up its own answer, never the paragraph just said (issue 23)', async () => {
+    // Walk the quick replies three answers deep: no answer repeats the assistant's message before it.
+    let frontier: ChatMessage[][] = [[]];
+    let asked = 0;
+    for (let depth = 0; depth < 3; depth += 1) {
+      const next: ChatMessage[][] = [];
+      for (const chat of frontier) {
+        const reply = await engine.onboardingReply({ messages: chat });
+        const previous = chat.findLast((message) => message.type === 'assistant')?.content;
+        expect(reply.content, JSON.stringify(chat.at(-1))).not.toBe(previous);
+        asked += 1;
+        const answered: ChatMessage[] = [...chat, { type: 'assistant', content: reply.content }];
+        for (const option of reply.options ?? []) next.push([...answered, user(option)]);
+      }
+      frontier = next;
+    }
+    expect(asked).toBeGreaterThan(10);
+
+    const merge = await engine.onboardingReply({ messages: [user('Merge with a friend')] });
+    const bridges = await engine.onboardingReply({
+      messages: [
+        user('Merge with a friend'),
+        { type: 'assistant', content: merge.content },
+        user('How are bridge tracks chosen?'),
+      ],
+    });
+    expect(bridges.content).not.toBe(merge.content);
+    expect(bridges.content).toMatch(/^Bridge tracks are songs/);
+    expect(bridges.suggestedRoute).toBe('/merge');
+  });
+
+  it('routes a question about keeping playlists in sync to /syncs', async () => {
+    const reply = await engine.onboardingReply({
+      messages: [user('Can I keep my Spotify and Apple Music playlists in sync?')],
+    });
+    expect(reply.suggestedRoute).toBe('/syncs');
+    expect(reply.content).toMatch(/^Sync keeps two lists the same/);
   });
 
   it('answers the same conversation the same way', async () => {

@@ -8,7 +8,8 @@ import { overlapPercent } from './insight-numbers';
 
 function hashOf(input: MergeInsightInput): number {
   let hash = 0x811c9dc5;
-  for (const char of JSON.stringify(input)) {
+  // The same phrasing for every audience of one merge (JSON leaves the undefined field out).
+  for (const char of JSON.stringify({ ...input, audience: undefined })) {
     hash ^= char.charCodeAt(0);
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
@@ -35,59 +36,85 @@ function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-function artistSentence(input: MergeInsightInput, seed: number): string {
+/** How the two people are named: to the reader ("you" and the friend), or to anyone (both by name). */
+interface Voice {
+  /** Both people at the start of a sentence: "You and Sam" / "Ana and Sam". */
+  both: string;
+  /** The reader's side as a subject or object: "you" / "Ana". */
+  me: string;
+  /** The reader's side as a possessive: "your" / "Ana's". */
+  mine: string;
+  /** Both people as an object: "you" / "them". */
+  them: string;
+}
+
+function voiceOf(input: MergeInsightInput): Voice {
+  if (input.audience === 'public') {
+    const both = `${input.yourName} and ${input.friendName}`;
+    return { both, me: input.yourName, mine: `${input.yourName}'s`, them: 'them' };
+  }
+  return { both: `You and ${input.friendName}`, me: 'you', mine: 'your', them: 'you' };
+}
+
+/** The verb for a list of names: one name takes the singular ("Priya Fischer shows up"), several the plural. */
+function agree(names: readonly string[], one: string, several: string): string {
+  return names.length === 1 ? one : several;
+}
+
+function artistSentence(input: MergeInsightInput, voice: Voice, seed: number): string {
   const { friendName, sharedArtists } = input;
   if (sharedArtists.length === 0) {
-    return `You and ${friendName} have no artist in common yet, so this mix is a real exchange.`;
+    return `${voice.both} have no artist in common yet, so this mix is a real exchange.`;
   }
   const artists = listOf(sharedArtists);
   return pick(
     [
-      `You and ${friendName} both play ${artists}.`,
-      `Common ground: ${artists} show up on both sides.`,
-      `${artists} ${sharedArtists.length === 1 ? 'is' : 'are'} where your taste and ${friendName}'s meet.`,
+      `${voice.both} both play ${artists}.`,
+      `Common ground: ${artists} ${agree(sharedArtists, 'shows', 'show')} up on both sides.`,
+      `${artists} ${agree(sharedArtists, 'is', 'are')} where ${voice.mine} taste and ${friendName}'s meet.`,
     ],
     seed,
   );
 }
 
-function genreSentence(input: MergeInsightInput, seed: number): string {
+function genreSentence(input: MergeInsightInput, voice: Voice, seed: number): string {
   const { friendName, sharedGenres, yourTopGenres, friendTopGenres } = input;
+  const pair = voice.me === 'you' ? 'you' : voice.both;
   if (sharedGenres.length > 0) {
     return pick(
       [
-        `You meet on ${listOf(sharedGenres)}.`,
-        `The ${sharedGenres.length === 1 ? 'genre you share is' : 'genres you share are'} ${listOf(sharedGenres)}.`,
-        `${titleCase(listOf(sharedGenres))} ${sharedGenres.length === 1 ? 'ties' : 'tie'} the two lists together.`,
+        `${voice.me === 'you' ? 'You' : voice.both} meet on ${listOf(sharedGenres)}.`,
+        `The ${agree(sharedGenres, 'genre', 'genres')} ${pair} share ${agree(sharedGenres, 'is', 'are')} ${listOf(sharedGenres)}.`,
+        `${titleCase(listOf(sharedGenres))} ${agree(sharedGenres, 'ties', 'tie')} the two lists together.`,
       ],
       seed >>> 3,
     );
   }
   if (yourTopGenres.length > 0 && friendTopGenres.length > 0) {
-    return `No genre is shared: your side leans ${listOf(yourTopGenres, 2)}, ${friendName}'s leans ${listOf(friendTopGenres, 2)}.`;
+    return `No genre is shared: ${voice.mine} side leans ${listOf(yourTopGenres, 2)}, ${friendName}'s leans ${listOf(friendTopGenres, 2)}.`;
   }
   return '';
 }
 
-function overlapSentence(input: MergeInsightInput): string {
+function overlapSentence(input: MergeInsightInput, voice: Voice): string {
   const { overlapTrackCount, totalTracks } = input;
   if (totalTracks === 0) return 'The merged playlist is empty for now.';
   if (overlapTrackCount === 0) {
-    return `None of the ${plural(totalTracks, 'track', 'tracks')} is on both playlists, so each song is new to one of you.`;
+    return `None of the ${plural(totalTracks, 'track', 'tracks')} is on both playlists, so each song is new to one of ${voice.them}.`;
   }
   const percent = Math.round(overlapPercent(input));
-  return `${overlapTrackCount} of the ${plural(totalTracks, 'track', 'tracks')} (${percent}%) are on both playlists.`;
+  return `${overlapTrackCount} of the ${plural(totalTracks, 'track', 'tracks')} (${percent}%) ${overlapTrackCount === 1 ? 'is' : 'are'} on both playlists.`;
 }
 
-function mixSentence(input: MergeInsightInput): string {
+function mixSentence(input: MergeInsightInput, voice: Voice): string {
   const [yours, friends] = input.mixRatio;
   const lean =
     yours === friends
       ? 'an even split'
       : yours > friends
-        ? 'leaning toward you'
+        ? `leaning toward ${voice.me}`
         : `leaning toward ${input.friendName}`;
-  return `The mix is ${yours}% you / ${friends}% ${input.friendName}, ${lean}.`;
+  return `The mix is ${yours}% ${voice.me} / ${friends}% ${input.friendName}, ${lean}.`;
 }
 
 function bridgeSentence(input: MergeInsightInput): string {
@@ -115,11 +142,12 @@ function playlistName(input: MergeInsightInput, seed: number): string {
 
 export function localMergeInsight(input: MergeInsightInput): MergeInsightResult {
   const seed = hashOf(input);
+  const voice = voiceOf(input);
   const summary = [
-    artistSentence(input, seed),
-    genreSentence(input, seed),
-    overlapSentence(input),
-    mixSentence(input),
+    artistSentence(input, voice, seed),
+    genreSentence(input, voice, seed),
+    overlapSentence(input, voice),
+    mixSentence(input, voice),
     bridgeSentence(input),
   ]
     .filter((sentence) => sentence.length > 0)

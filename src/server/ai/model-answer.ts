@@ -10,6 +10,8 @@ export type ModelFailureReason =
   | 'invalid_shape'
   | 'unknown_candidate'
   | 'invented_numbers'
+  | 'addressed_reader'
+  | 'repeated_answer'
   | 'unexpected_error';
 
 export class ModelAnswerError extends Error {

@@ -168,7 +168,8 @@ describe('creating a link', () => {
     const landing = await server.newClient().get(`/api/public/links/${link.slug}`);
     const { open } = landing.body as PublicLink;
     expect(open.spotify.exact).toBe(false);
-    expect(open.spotify.url).toContain('https://open.spotify.com/search/');
+    // In sandbox mode the search is the emulator's own page (issue 23).
+    expect(open.spotify.url).toContain(`${server.url}/sandbox/spotify/api/open/search/`);
     expect(decodeURIComponent(open.spotify.url)).toContain(track.name);
   });
 

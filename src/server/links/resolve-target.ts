@@ -7,21 +7,12 @@ import { ACCEPT_THRESHOLD, matchTracks } from '../matching';
 import { readPlaylistFromLink } from '../playlists/shared-playlists';
 import { ProviderError } from '../providers/http';
 import type { NormalizedTrack } from '../providers/types';
+import { canonicalUrl } from '../service-urls/open-urls';
 import { parseTrackOrPlaylistLink, type SharedTrackRef } from '../service-urls/parse';
 import { DatabaseMatchCache } from '../transfers/db-match-cache';
 
 /** Artists shown for a playlist: the first few distinct names of its tracks. */
 const PLAYLIST_ARTIST_COUNT = 3;
-
-export function canonicalUrl(
-  service: ServiceId,
-  kind: 'track' | 'playlist',
-  id: string,
-  storefront = 'us',
-): string {
-  if (service === 'spotify') return `https://open.spotify.com/${kind}/${encodeURIComponent(id)}`;
-  return `https://music.apple.com/${storefront}/${kind === 'track' ? 'song' : 'playlist'}/${encodeURIComponent(id)}`;
-}
 
 /**
  * The person's client for a service when they are connected; for Apple, the catalog client works without

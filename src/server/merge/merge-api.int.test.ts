@@ -419,7 +419,9 @@ describe('merge invitations', () => {
     expect(merge.insightSummary).not.toContain('% kim');
     const kimOnly = merge.tracks.filter((t) => t.source === 'you').map((t) => t.id);
     const samPage = (await sam.get(`/api/merged-playlists/${merge.newPlaylistId}`)).body as MergedPlaylist;
-    expect(samPage.insightSummary).toContain('50% you / 50% kim');
+    // The merged playlist's page is for anyone: both people by name, nobody called "you".
+    expect(samPage.insightSummary).toContain('50% sam / 50% kim');
+    expect(samPage.insightSummary).not.toMatch(/\byou(r)?\b/i);
     expect(samPage.tracks.filter((t) => t.source === 'friend').map((t) => t.id)).toEqual(kimOnly);
 
     const list = (await sam.get('/api/merge/invitations')).body as InvitationSummary[];

@@ -140,11 +140,16 @@ export async function createMerge(deps: AppDeps, input: CreateMergeInput): Promi
     ...(entry.track.explicit !== undefined ? { explicit: entry.track.explicit } : {}),
   }));
   const insight = await deps.ai.mergeInsight(insightInput(result, stored.length, input, 'you'));
+  // The merged playlist's page is read by its owner, the friend and visitors: it names both people.
+  const publicInsight = await deps.ai.mergeInsight({
+    ...insightInput(result, stored.length, input, 'you'),
+    audience: 'public',
+  });
   const newPlaylistId = await insertMergedPlaylist(deps.db, {
     userId: input.ownerId,
     name: insight.playlistName,
     tracks: stored,
-    insightSummary: insight.insightSummary,
+    insightSummary: publicInsight.insightSummary,
     mixRatio: input.mixRatio,
     sources: {
       you: { service: you.service, playlistId: you.playlistId, name: you.name, owner: you.owner },

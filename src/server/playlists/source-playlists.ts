@@ -35,6 +35,7 @@ export function toPlaylistDto(playlist: PlaylistSummary): PlaylistDto {
     ...(playlist.description ? { description: playlist.description } : {}),
     ...(playlist.ownerName ? { ownerName: playlist.ownerName } : {}),
     ...(playlist.isOwned !== undefined ? { isOwned: playlist.isOwned } : {}),
+    ...(playlist.updatedAt ? { updatedAt: playlist.updatedAt } : {}),
   };
 }
 

@@ -68,6 +68,8 @@ export interface PlaylistSummary {
   /** False for playlists the person follows but cannot change or (Spotify dev mode) read. */
   isOwned?: boolean;
   url?: string;
+  /** When the playlist last changed (ISO 8601), where the service says so. */
+  updatedAt?: string;
 }
 
 export interface PlaylistContents {

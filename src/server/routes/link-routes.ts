@@ -23,7 +23,7 @@ import {
   recordView,
   setActive,
 } from '../links/link-store';
-import { openLinks } from '../links/public-link';
+import { linkStorefront, openLinks } from '../links/public-link';
 import { resolveLinkTarget } from '../links/resolve-target';
 import { visitorHash } from '../links/visitor';
 import { enforceRateLimit, HOUR_MS } from '../security/rate-limit';
@@ -79,7 +79,12 @@ export function linkRoutes(deps: AppDeps) {
         slug: link.slug,
         name: link.name,
         target,
-        open: openLinks(link.name, target, deps.providers.sandboxPages),
+        open: openLinks(
+          link.name,
+          target,
+          deps.providers.sandboxPages,
+          await linkStorefront(deps, link.userId, c.get('user')?.id),
+        ),
       };
       c.header('cache-control', 'no-store');
       return c.json(answer);

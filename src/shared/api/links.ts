@@ -106,10 +106,3 @@ export const linkSignupResponseSchema = z.object({
   alreadySignedUp: z.boolean(),
 });
 export type LinkSignupResponse = z.infer<typeof linkSignupResponseSchema>;
-
-/** Search pages used when a service has no exact equivalent. */
-export function serviceSearchUrl(service: 'spotify' | 'apple', terms: string): string {
-  return service === 'spotify'
-    ? `https://open.spotify.com/search/${encodeURIComponent(terms)}`
-    : `https://music.apple.com/us/search?term=${encodeURIComponent(terms)}`;
-}

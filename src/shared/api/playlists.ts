@@ -23,6 +23,8 @@ export const playlistSummarySchema = z.object({
    * playlists and imports so far; "liked" for Liked Songs / favourites, "album" for saved albums).
    */
   kind: playlistKindSchema.optional(),
+  /** When the playlist last changed (ISO 8601), where the service says (Apple); tells same names apart. */
+  updatedAt: text().max(64).optional(),
 });
 export type PlaylistSummary = z.infer<typeof playlistSummarySchema>;
 export const playlistListSchema = z.array(playlistSummarySchema);

@@ -37,6 +37,7 @@ export default function MatchesPage() {
   useState(applyWizardHandoff);
   const wizard = useWizard();
   const createId = useId();
+  const createRequiredId = useId();
   const includeId = useId();
   const includeHelpId = useId();
   const alsoPlaylistId = useId();
@@ -56,6 +57,7 @@ export default function MatchesPage() {
       ? 'favourites in your Apple Music library'
       : `Liked Songs on ${destinationLabel}`;
   const fromLibrary = playlist?.kind === 'liked' || playlist?.kind === 'album';
+  const createPlaylistMissing = !fromLibrary && !wizard.createPlaylist;
   const libraryPlace =
     playlist?.kind === 'liked'
       ? `The songs will be saved as ${likedPlace}.`
@@ -195,7 +197,7 @@ export default function MatchesPage() {
                       </label>
                     </div>
                     {wizard.createPlaylist ? null : (
-                      <p role="alert" className="text-sm font-medium text-red-700">
+                      <p id={createRequiredId} role="alert" className="text-sm font-medium text-red-700">
                         {CREATE_PLAYLIST_REQUIRED.description}
                       </p>
                     )}
@@ -258,7 +260,9 @@ export default function MatchesPage() {
           </Button>
           <Button
             onClick={() => void transfer()}
-            disabled={wizard.loading || transferring || rows.length === 0}
+            // Spec section 2 step 3: the button is disabled while "Create playlist in destination" is off.
+            disabled={wizard.loading || transferring || rows.length === 0 || createPlaylistMissing}
+            aria-describedby={createPlaylistMissing ? createRequiredId : undefined}
           >
             {transferring ? 'Transferring…' : transferLabel}
             <ArrowRight aria-hidden="true" className="h-4 w-4" />

@@ -10,6 +10,7 @@ import {
   chooseSource,
   DEFAULT_CHOICE,
   loadServiceChoice,
+  markServicesChosen,
   type ServiceChoice,
   ServiceRadioGroup,
   saveServiceChoice,
@@ -34,6 +35,7 @@ export default function ServiceSelectionPage() {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     saveServiceChoice(sessionStorage, choice);
+    markServicesChosen(sessionStorage);
     track('service_selection', { source_service: choice.from, destination_service: choice.to });
     navigate(transferPath(choice.from, choice.to));
   };

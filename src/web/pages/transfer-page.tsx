@@ -1,5 +1,5 @@
 import { ArrowRight } from 'lucide-react';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { SERVICE_LABELS, type ServiceId } from '../../shared/services';
 import { Alert } from '../components/ui/alert';
@@ -9,10 +9,12 @@ import { ServiceRadioGroup } from '../features/services/components/service-radio
 import {
   chooseDestination,
   chooseSource,
+  clearServicesChosen,
   DEFAULT_CHOICE,
   loadServiceChoice,
   parseServiceChoice,
   saveServiceChoice,
+  servicesChosen,
 } from '../features/services/service-choice';
 import { ConnectionPanel, isConnected } from '../features/transfer/components/connection-panel';
 import { WizardPage } from '../features/transfer/components/wizard-page';
@@ -68,6 +70,8 @@ export default function TransferPage() {
   const search = useSearch();
   const wizard = useWizard();
   const auth = useAuth();
+  // Services chosen on /service-selection are not asked for again (issue 23 item 7).
+  const [chosenBefore, setChosenBefore] = useState(() => servicesChosen(sessionStorage));
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the URL is read once, on arrival.
   useEffect(() => {
@@ -78,6 +82,22 @@ export default function TransferPage() {
 
   const source = wizard.sourceService;
   const destination = wizard.destinationService;
+  const bothConnected =
+    source !== null && destination !== null && isConnected(auth, source) && isConnected(auth, destination);
+
+  // Chosen on /service-selection and both connected: straight on to step 2, once (Back returns to step 1).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the connections become known.
+  useEffect(() => {
+    if (!chosenBefore || auth.isLoading || !bothConnected) return;
+    clearServicesChosen(sessionStorage);
+    setChosenBefore(false);
+    goToStep(2, navigate);
+  }, [chosenBefore, auth.isLoading, bothConnected]);
+
+  const changeServices = () => {
+    clearServicesChosen(sessionStorage);
+    setChosenBefore(false);
+  };
 
   const pick = (selectionType: 'source' | 'destination') => (service: ServiceId) => {
     track('service_button_clicked', { service, selection_type: selectionType });
@@ -121,7 +141,20 @@ export default function TransferPage() {
         <Card>
           <CardContent className="grid gap-8 pt-5 sm:pt-6">
             {wizard.error ? <Alert variant="destructive">{wizard.error}</Alert> : null}
-            {source !== null && destination !== null ? (
+            {source !== null && destination !== null && chosenBefore ? (
+              <div className="grid gap-3">
+                <p className="text-base text-slate-900">
+                  From <strong>{SERVICE_LABELS[source]}</strong> to{' '}
+                  <strong>{SERVICE_LABELS[destination]}</strong>, as you chose. Connect both services to
+                  continue.
+                </p>
+                <div>
+                  <Button variant="outline" size="sm" onClick={changeServices}>
+                    Change services
+                  </Button>
+                </div>
+              </div>
+            ) : source !== null && destination !== null ? (
               <>
                 <ServiceRadioGroup
                   legend="Transfer from"

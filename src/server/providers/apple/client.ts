@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { LIKED_SONGS_ID, LIKED_SONGS_NAME, parseCollectionId } from '../../../shared/library-ids';
 import { chunk, mapWithConcurrency } from '../../concurrency';
+import { APPLE_WEB, openUrl } from '../../service-urls/open-urls';
 import { HttpClient, type HttpClientOptions, ProviderError, type RequestOptions } from '../http';
 import { albumSummary } from '../library-summaries';
 import type {
@@ -111,7 +112,12 @@ export class AppleMusicProvider implements MusicProvider {
   private storefrontId: Promise<string> | undefined;
 
   private get webUrl(): string {
-    return (this.options.webUrl ?? 'https://music.apple.com').replace(/\/+$/, '');
+    return (this.options.webUrl ?? APPLE_WEB).replace(/\/+$/, '');
+  }
+
+  /** An address Apple gives (music.apple.com/…) as the page to open: the emulator's own in sandbox mode. */
+  private pageUrl(url: string): string {
+    return openUrl(url, { apple: this.webUrl });
   }
 
   constructor(private readonly options: AppleMusicProviderOptions) {
@@ -331,7 +337,7 @@ export class AppleMusicProvider implements MusicProvider {
         trackCount: entries.length,
         ...(attributes.curatorName ? { ownerName: attributes.curatorName } : {}),
         isOwned: false,
-        ...(attributes.url ? { url: attributes.url } : {}),
+        ...(attributes.url ? { url: this.pageUrl(attributes.url) } : {}),
       },
       entries,
     };
@@ -432,7 +438,7 @@ export class AppleMusicProvider implements MusicProvider {
       ...(attributes.upc ? { upc: attributes.upc } : {}),
       ...(attributes.releaseDate ? { releaseDate: attributes.releaseDate } : {}),
       ...(attributes.artwork ? { imageUrl: artworkUrl(attributes.artwork.url, 300) } : {}),
-      ...(attributes.url ? { url: attributes.url } : {}),
+      ...(attributes.url ? { url: this.pageUrl(attributes.url) } : {}),
     };
   }
 
@@ -659,6 +665,7 @@ function librarySummary(
 ): PlaylistSummary {
   const { attributes } = playlist;
   const description = attributes.description?.standard ?? attributes.description?.short;
+  const changedAt = attributes.lastModifiedDate ?? attributes.dateAdded;
   return {
     id: playlist.id,
     name: attributes.name,
@@ -669,6 +676,7 @@ function librarySummary(
     // Only playlists the person can edit accept additions; Apple calls the others not editable.
     isOwned: attributes.canEdit ?? true,
     url: libraryUrl(webUrl, playlist.id),
+    ...(changedAt ? { updatedAt: changedAt } : {}),
   };
 }
 

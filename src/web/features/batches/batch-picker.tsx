@@ -4,6 +4,7 @@ import { useLocation } from 'wouter';
 import { MAX_BATCH_PLAYLISTS } from '../../../shared/api/batches';
 import { type PlaylistSummary, playlistTrackCountText } from '../../../shared/api/playlists';
 import { SERVICE_LABELS, type ServiceId } from '../../../shared/services';
+import { sameNameDetails } from '../../components/playlist-twins';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { serverMessage } from '../../lib/api-client';
@@ -28,6 +29,7 @@ export function BatchPicker({
   const [picked, setPicked] = useState<string[]>([]);
   const create = useCreateBatch();
   const movable = playlists.filter((item) => !item.unreadableReason).slice(0, MAX_BATCH_PLAYLISTS);
+  const twins = sameNameDetails(movable);
   const allPicked = movable.length > 0 && movable.every((item) => picked.includes(item.id));
 
   const toggle = (id: string) =>
@@ -77,6 +79,9 @@ export function BatchPicker({
               <input type="checkbox" checked={picked.includes(item.id)} onChange={() => toggle(item.id)} />
               <span>
                 {item.name} <span className="text-slate-500">({playlistTrackCountText(item)})</span>
+                {twins.has(item.id) ? (
+                  <span className="block text-xs text-slate-600">{twins.get(item.id)}</span>
+                ) : null}
               </span>
             </label>
           </li>

@@ -12,6 +12,7 @@ import {
 } from '../../../shared/api/export';
 import { SAMPLE_PLAYLISTS } from '../../../shared/api/visualizations';
 import { SERVICE_LABELS, type ServiceId } from '../../../shared/services';
+import { sameNameDetails, withTwinDetails } from '../../components/playlist-twins';
 import { apiRequest, noContentSchema, request } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
 import { queryClient } from '../../lib/query-client';
@@ -73,6 +74,8 @@ function exportable(lists: readonly ServicePlaylists[]): ExportablePlaylist[] {
   const seen = new Set<string>();
   const playlists: ExportablePlaylist[] = [];
   for (const { service, playlists: own } of lists) {
+    // Same-named playlists of one service say what tells them apart (issue 23).
+    const twins = sameNameDetails(own);
     for (const playlist of own) {
       if (seen.has(playlist.id)) continue;
       seen.add(playlist.id);
@@ -82,7 +85,10 @@ function exportable(lists: readonly ServicePlaylists[]): ExportablePlaylist[] {
         name: playlist.name,
         trackCount: playlist.trackCount,
         service,
-        label: `${playlist.name} (${origin}, ${count(playlist.trackCount)})`,
+        label: withTwinDetails(
+          `${playlist.name} (${origin}, ${count(playlist.trackCount)})`,
+          twins.get(playlist.id),
+        ),
         ...(playlist.unreadableReason ? { unreadableReason: playlist.unreadableReason } : {}),
       });
     }

@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import { type PlaylistSummary, playlistTrackCountText } from '../../../shared/api/playlists';
 import { SERVICE_LABELS, type ServiceId } from '../../../shared/services';
+import { sameNameDetails } from '../../components/playlist-twins';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { useAuth } from '../../hooks/use-auth';
@@ -38,6 +39,13 @@ export function MyPlaylistPicker({
         .map((playlist) => ({ service, playlist })),
     ),
   };
+
+  // Same-named playlists of one service say what tells them apart (issue 23).
+  const twins = new Map(
+    (ownLists.data ?? []).flatMap(({ service, playlists }) =>
+      [...sameNameDetails(playlists)].map(([id, details]) => [`${service}:${id}`, details] as const),
+    ),
+  );
 
   if (value) {
     return (
@@ -84,7 +92,14 @@ export function MyPlaylistPicker({
               className="flex w-full items-center justify-between rounded-lg border border-slate-200 px-3 py-2 text-left text-sm hover:border-violet-400 hover:bg-violet-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-violet-600"
               onClick={() => onChange(entry)}
             >
-              <span className="font-medium text-slate-900">{entry.playlist.name}</span>
+              <span className="grid">
+                <span className="font-medium text-slate-900">{entry.playlist.name}</span>
+                {twins.has(`${entry.service}:${entry.playlist.id}`) ? (
+                  <span className="text-xs text-slate-600">
+                    {twins.get(`${entry.service}:${entry.playlist.id}`)}
+                  </span>
+                ) : null}
+              </span>
               <span className="text-slate-600">
                 {playlistTrackCountText(entry.playlist)} · {SERVICE_LABELS[entry.service]}
               </span>

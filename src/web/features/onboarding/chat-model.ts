@@ -37,6 +37,7 @@ export const ROUTE_LABELS: Record<OnboardingTarget, string> = {
   '/vault': 'Back up your library with Vault+',
   '/merge': 'Merge playlists with a friend',
   '/recreate': 'Recreate a lost playlist',
+  '/syncs': 'Keep playlists in sync',
 };
 
 /** The local engine answers at once; a short pause reads as the assistant typing (spec: about 1 s). */

@@ -5,6 +5,8 @@ export {
   chooseSource,
   DEFAULT_CHOICE,
   loadServiceChoice,
+  markServicesChosen,
   type ServiceChoice,
   saveServiceChoice,
+  servicesChosen,
 } from './service-choice';

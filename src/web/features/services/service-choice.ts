@@ -46,3 +46,33 @@ export function saveServiceChoice(storage: Pick<Storage, 'setItem'>, choice: Ser
     // Private mode or a full quota: the URL still carries the choice.
   }
 }
+
+/**
+ * Set when the person chose the services on /service-selection (issue 23 item 7): step 1 then only asks
+ * for what is missing (the connections) and moves on to step 2 by itself, once, instead of asking again.
+ */
+export const SERVICES_CHOSEN_STORAGE_KEY = 'crossfade.services.chosen';
+
+export function markServicesChosen(storage: Pick<Storage, 'setItem'>): void {
+  try {
+    storage.setItem(SERVICES_CHOSEN_STORAGE_KEY, '1');
+  } catch {
+    // Private mode or a full quota: step 1 then shows the choice again, which is still correct.
+  }
+}
+
+export function servicesChosen(storage: Pick<Storage, 'getItem'>): boolean {
+  try {
+    return storage.getItem(SERVICES_CHOSEN_STORAGE_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+export function clearServicesChosen(storage: Pick<Storage, 'removeItem'>): void {
+  try {
+    storage.removeItem(SERVICES_CHOSEN_STORAGE_KEY);
+  } catch {
+    // Nothing stored, nothing to clear.
+  }
+}

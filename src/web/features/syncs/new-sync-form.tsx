@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { SYNC_SCHEDULES, type SyncSchedule } from '../../../shared/api/syncs';
 import { SERVICE_LABELS, type ServiceId } from '../../../shared/services';
+import { sameNameDetails, withTwinDetails } from '../../components/playlist-twins';
 import { Button } from '../../components/ui/button';
 import { toast } from '../../hooks/use-toast';
 import { serverMessage } from '../../lib/api-client';
@@ -25,6 +26,8 @@ export function NewSyncForm() {
     (playlists.data ?? [])
       .find((item) => item.service === service)
       ?.playlists.filter((playlist) => (playlist.kind ?? 'playlist') === 'playlist') ?? [];
+  // Same-named playlists say what tells them apart (issue 23).
+  const twinsOf = (service: ServiceId) => sameNameDetails(listOf(service));
   const create = useMutation({
     mutationFn: () =>
       createSync({
@@ -86,7 +89,7 @@ export function NewSyncForm() {
             <option value="">Choose a playlist</option>
             {listOf(sourceService).map((playlist) => (
               <option key={playlist.id} value={playlist.id}>
-                {playlist.name}
+                {withTwinDetails(playlist.name, twinsOf(sourceService).get(playlist.id))}
               </option>
             ))}
           </select>
@@ -120,7 +123,7 @@ export function NewSyncForm() {
               .filter((playlist) => playlist.isOwned !== false)
               .map((playlist) => (
                 <option key={playlist.id} value={playlist.id}>
-                  {playlist.name}
+                  {withTwinDetails(playlist.name, twinsOf(destinationService).get(playlist.id))}
                 </option>
               ))}
           </select>

@@ -190,16 +190,23 @@ function GraphCanvas({
           Download PNG
         </Button>
       </div>
-      <div className="overflow-hidden rounded-lg border border-slate-200">
+      {/* Narrow screens (issue 23): the graph keeps its full size in a region panned by scrolling or
+          dragging, with the zoom above; wide screens fit it to the card. */}
+      <section
+        className="overflow-auto rounded-lg border border-slate-200 focus-visible:outline-2 focus-visible:outline-violet-600 sm:overflow-hidden"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable, WCAG 2.1.1)
+        tabIndex={0}
+        aria-label={`${label}, scroll to pan`}
+      >
         <canvas
           ref={canvasRef}
           width={GRAPH_WIDTH}
           height={GRAPH_HEIGHT}
-          className="block h-auto w-full"
+          className="block h-auto w-[800px] max-w-none sm:w-full sm:max-w-full"
           role="img"
           aria-label={`${label}: ${description}. ${graph.nodes.length} nodes; the list below describes them.`}
         />
-      </div>
+      </section>
       {groups.length > 1 ? (
         <ul className="flex flex-wrap gap-4 text-xs text-slate-700" aria-label="Legend">
           {groups.map((node) => (
@@ -222,14 +229,15 @@ function GraphCanvas({
           : ''}
         .
       </p>
-      <div className="sr-only">
-        <h3>{label}, as a list</h3>
-        <ol>
+      {/* Shown on narrow screens, where the drawing is hard to read; for screen readers everywhere. */}
+      <div className="text-sm text-slate-800 sm:sr-only">
+        <h3 className="font-semibold text-slate-900">{label}, as a list</h3>
+        <ol className="mt-2 grid gap-1.5" aria-label={`${label}, as a list`}>
           {graph.nodes.map((node) => {
             const links = linksOf(node.id);
             return (
-              <li key={node.id}>
-                {node.label} ({node.group}, {node.value})
+              <li key={node.id} className="rounded-md bg-slate-50 px-2 py-1.5">
+                <span className="font-medium">{node.label}</span> ({node.group}, {node.value})
                 {links.length > 0 ? `, connected to ${links.join(', ')}` : ''}
               </li>
             );

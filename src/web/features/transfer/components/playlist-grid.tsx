@@ -1,5 +1,6 @@
 import { Check, Disc3, Heart, ListMusic } from 'lucide-react';
 import type { PlaylistSummary } from '../../../../shared/api/playlists';
+import { sameNameDetails } from '../../../components/playlist-twins';
 import { cn } from '../../../lib/cn';
 import { HighlightedText } from './highlighted-text';
 
@@ -33,10 +34,13 @@ export function PlaylistGrid({
   /** The list's accessible name ("Your library" for Liked Songs and saved albums). */
   label?: string;
 }) {
+  // Same-named playlists say what tells them apart (issue 23).
+  const twins = sameNameDetails(playlists);
   return (
     <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label={label}>
       {playlists.map((playlist) => {
         const selected = playlist.id === selectedId;
+        const twin = twins.get(playlist.id);
         const unreadable = playlist.unreadableReason;
         const reasonId = `unreadable-${playlist.id}`;
         return (
@@ -84,6 +88,11 @@ export function PlaylistGrid({
                     ? `${playlist.trackCount}+ tracks (Apple Music did not say how many)`
                     : trackCountLabel(playlist.trackCount)}
                 </span>
+                {twin ? (
+                  <span className="text-xs text-slate-700" data-testid="same-name-details">
+                    {twin}
+                  </span>
+                ) : null}
                 {unreadable ? (
                   <span id={reasonId} className="text-sm text-amber-800">
                     Can’t be read: {unreadable}
