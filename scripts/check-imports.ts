@@ -11,11 +11,6 @@ const store = (file: string, owner: string): AllowEntry => ({
   file,
   todo: `${owner} moves its SQL into a store (issue 26)`,
 });
-const page = (file: string, owner: string): AllowEntry => ({
-  rule: 'page-deep-import',
-  file,
-  todo: `${owner} imports the feature through its index.ts (issue 26)`,
-});
 
 /**
  * PENDING_STORE_MOVES: files still importing drizzle-orm outside a store while their owners move the SQL
@@ -32,25 +27,7 @@ const PENDING_STORE_MOVES: readonly AllowEntry[] = [
   store('src/server/vault/backup-scheduler.ts', 'H2 (vault)'),
 ];
 
-/**
- * PENDING_PAGE_IMPORTS: pages that still reach into a feature's files, in features other engineers are
- * changing in parallel (transfer wizard, batches, links, merge, onboarding). The lead empties this list
- * at merge (export what the page needs from the feature's index.ts, import it from there).
- */
-const PENDING_PAGE_IMPORTS: readonly AllowEntry[] = [
-  page('src/web/pages/complete-page.tsx', 'H4 (transfer wizard)'),
-  page('src/web/pages/link-landing.tsx', 'H4 (links)'),
-  page('src/web/pages/link-page.tsx', 'H4 (links)'),
-  page('src/web/pages/matches-page.tsx', 'H4 (transfer wizard)'),
-  page('src/web/pages/merge-invite-page.tsx', 'H4 (merge)'),
-  page('src/web/pages/merge-page.tsx', 'H4 (merge)'),
-  page('src/web/pages/merged-playlist-page.tsx', 'H4 (merge)'),
-  page('src/web/pages/onboarding-page.tsx', 'H4 (onboarding)'),
-  page('src/web/pages/playlists-page.tsx', 'H3/H4 (batches, transfer wizard)'),
-  page('src/web/pages/transfer-page.tsx', 'H4 (transfer wizard)'),
-];
-
-const ALLOWED: readonly AllowEntry[] = [...PENDING_STORE_MOVES, ...PENDING_PAGE_IMPORTS];
+const ALLOWED: readonly AllowEntry[] = PENDING_STORE_MOVES;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { failing, allowed, stale } = applyAllowList(findViolations(root), ALLOWED);

@@ -7,17 +7,17 @@ import { TrackCell } from '../components/track-cell';
 import { Alert } from '../components/ui/alert';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
-import { JobProgressBar } from '../features/transfer/components/job-progress-bar';
-import { WizardPage } from '../features/transfer/components/wizard-page';
 import {
   downloadCsv,
   enterStep,
   goToStep,
+  JobProgressBar,
+  matchResults,
   resetWizard,
   retryFailedTransfer,
-} from '../features/transfer/wizard-actions';
-import { useWizard } from '../features/transfer/wizard-queries';
-import { matchResults } from '../features/transfer/wizard-state';
+  useWizard,
+  WizardPage,
+} from '../features/transfer';
 import { cn } from '../lib/cn';
 import { BAND_CLASSES, overallConfidenceBand } from '../lib/confidence';
 import { paths } from '../lib/paths';

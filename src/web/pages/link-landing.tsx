@@ -8,8 +8,7 @@ import { Button, buttonClasses } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
 import { Spinner } from '../components/ui/spinner';
 import { TextField } from '../components/ui/text-field';
-import { publicLinkQuery, signUpToLink } from '../features/links/links-api';
-import { TargetSummary } from '../features/links/target-summary';
+import { publicLinkQuery, signUpToLink, TargetSummary } from '../features/links';
 import { toast } from '../hooks/use-toast';
 import { serverMessage } from '../lib/api-client';
 

@@ -2,9 +2,7 @@ import { useState } from 'react';
 import type { ShareLinkDto } from '../../shared/api/links';
 import { Page } from '../components/layout/page';
 import { SignedInOnly } from '../components/layout/signed-in-only';
-import { CreateLinkForm } from '../features/links/create-link-form';
-import { LinkCreatedCard } from '../features/links/link-created-card';
-import { LinkList } from '../features/links/link-list';
+import { CreateLinkForm, LinkCreatedCard, LinkList } from '../features/links';
 
 const TITLE = 'Sniper Link';
 const DESCRIPTION = 'Create a shareable link for a track or playlist.';

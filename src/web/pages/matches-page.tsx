@@ -9,26 +9,27 @@ import { Button, buttonClasses } from '../components/ui/button';
 import { Card, CardContent } from '../components/ui/card';
 import { Spinner } from '../components/ui/spinner';
 import { Switch } from '../components/ui/switch';
-import { AlbumMatchCard } from '../features/transfer/components/album-match-card';
-import { CsvImportButton } from '../features/transfer/components/csv-import-button';
-import { JobProgressBar } from '../features/transfer/components/job-progress-bar';
-import { MatchList } from '../features/transfer/components/match-list';
-import { WizardPage } from '../features/transfer/components/wizard-page';
-import { WithPricingLink } from '../features/transfer/upgrade-toast';
 import {
+  AlbumMatchCard,
   acceptReviewRows,
   applyWizardHandoff,
   CREATE_PLAYLIST_REQUIRED,
+  CsvImportButton,
   ensureMatches,
   enterStep,
   goToStep,
+  JobProgressBar,
+  MatchList,
+  matchResults,
   runMatching,
   runTransfer,
   selectPlaylist,
-} from '../features/transfer/wizard-actions';
-import { useWizard } from '../features/transfer/wizard-queries';
-import { matchResults, WIZARD_ERRORS } from '../features/transfer/wizard-state';
-import { wizardStore } from '../features/transfer/wizard-store';
+  useWizard,
+  WIZARD_ERRORS,
+  WithPricingLink,
+  WizardPage,
+  wizardStore,
+} from '../features/transfer';
 import { paths } from '../lib/paths';
 
 export default function MatchesPage() {

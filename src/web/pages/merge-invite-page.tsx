@@ -9,11 +9,16 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../co
 import { Input } from '../components/ui/input';
 import { Label } from '../components/ui/label';
 import { Spinner } from '../components/ui/spinner';
-import { signInPathFor } from '../features/auth/auth-validation';
-import { MergeActions } from '../features/merge/merge-actions';
-import { acceptInvitation, invitationQuery } from '../features/merge/merge-api';
-import { announceMerged, MergeResultView } from '../features/merge/merge-result';
-import { type ChosenPlaylist, MyPlaylistPicker } from '../features/merge/my-playlist-picker';
+import { signInPathFor } from '../features/auth';
+import {
+  acceptInvitation,
+  announceMerged,
+  type ChosenPlaylist,
+  invitationQuery,
+  MergeActions,
+  MergeResultView,
+  MyPlaylistPicker,
+} from '../features/merge';
 import { useAuth } from '../hooks/use-auth';
 import { toast } from '../hooks/use-toast';
 import { failureDescription } from '../lib/failure-description';

@@ -2,8 +2,7 @@ import { Link } from 'wouter';
 import { Page } from '../components/layout/page';
 import { Card, CardContent } from '../components/ui/card';
 import { Spinner } from '../components/ui/spinner';
-import { InvitationList } from '../features/merge/invitation-list';
-import { InviteFriendCard } from '../features/merge/invite-friend-card';
+import { InvitationList, InviteFriendCard } from '../features/merge';
 import { useAuth } from '../hooks/use-auth';
 import { paths } from '../lib/paths';
 

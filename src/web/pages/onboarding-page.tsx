@@ -4,10 +4,14 @@ import { ONBOARDING_MESSAGES } from '../../shared/api/onboarding';
 import { onboardingRouteFor } from '../../shared/onboarding-routing';
 import { Page } from '../components/layout/page';
 import { Button } from '../components/ui/button';
-import { type ChatMessage, canComplete, newMessage } from '../features/onboarding/chat-model';
-import { CompletionCard } from '../features/onboarding/completion-card';
-import { requestReply } from '../features/onboarding/onboarding-api';
-import { OnboardingChat } from '../features/onboarding/onboarding-chat';
+import {
+  type ChatMessage,
+  CompletionCard,
+  canComplete,
+  newMessage,
+  OnboardingChat,
+  requestReply,
+} from '../features/onboarding';
 import { toast } from '../hooks/use-toast';
 import { paths } from '../lib/paths';
 import { track } from '../lib/track';

@@ -10,14 +10,19 @@ import { Input } from '../components/ui/input';
 import { Spinner } from '../components/ui/spinner';
 import { BatchPicker } from '../features/batches';
 import { playlistsQuery } from '../features/playlists';
-import { CsvImportButton } from '../features/transfer/components/csv-import-button';
-import { isLibraryCollection, PlaylistGrid } from '../features/transfer/components/playlist-grid';
-import { WizardPage } from '../features/transfer/components/wizard-page';
-import { filterPlaylists } from '../features/transfer/playlist-search';
-import { enterStep, goToStep, selectPlaylist } from '../features/transfer/wizard-actions';
-import { useWizard } from '../features/transfer/wizard-queries';
-import { WIZARD_ERRORS } from '../features/transfer/wizard-state';
-import { wizardStore } from '../features/transfer/wizard-store';
+import {
+  CsvImportButton,
+  enterStep,
+  filterPlaylists,
+  goToStep,
+  isLibraryCollection,
+  PlaylistGrid,
+  selectPlaylist,
+  useWizard,
+  WIZARD_ERRORS,
+  WizardPage,
+  wizardStore,
+} from '../features/transfer';
 import { toast } from '../hooks/use-toast';
 import { serverMessage } from '../lib/api-client';
 

@@ -5,7 +5,6 @@ import { SERVICE_LABELS, type ServiceId } from '../../shared/services';
 import { Alert } from '../components/ui/alert';
 import { Button } from '../components/ui/button';
 import { Card, CardContent } from '../components/ui/card';
-import { ServiceRadioGroup } from '../features/services/components/service-radio-group';
 import {
   chooseDestination,
   chooseSource,
@@ -13,15 +12,21 @@ import {
   DEFAULT_CHOICE,
   loadServiceChoice,
   parseServiceChoice,
+  ServiceRadioGroup,
   saveServiceChoice,
   servicesChosen,
-} from '../features/services/service-choice';
-import { ConnectionPanel, isConnected } from '../features/transfer/components/connection-panel';
-import { WizardPage } from '../features/transfer/components/wizard-page';
-import { takePendingConnect } from '../features/transfer/service-connections';
-import { chooseServices, enterStep, goToStep } from '../features/transfer/wizard-actions';
-import { useWizard } from '../features/transfer/wizard-queries';
-import { wizardStore } from '../features/transfer/wizard-store';
+} from '../features/services';
+import {
+  ConnectionPanel,
+  chooseServices,
+  enterStep,
+  goToStep,
+  isConnected,
+  takePendingConnect,
+  useWizard,
+  WizardPage,
+  wizardStore,
+} from '../features/transfer';
 import { useAuth } from '../hooks/use-auth';
 import { toast } from '../hooks/use-toast';
 import { paths } from '../lib/paths';

@@ -3,9 +3,11 @@ export { ServiceRadioGroup } from './components/service-radio-group';
 export {
   chooseDestination,
   chooseSource,
+  clearServicesChosen,
   DEFAULT_CHOICE,
   loadServiceChoice,
   markServicesChosen,
+  parseServiceChoice,
   type ServiceChoice,
   saveServiceChoice,
   servicesChosen,
