@@ -13,6 +13,7 @@ import type {
   NormalizedTrack,
   PlaylistContents,
   PlaylistEntry,
+  PlaylistListOptions,
   PlaylistReadOptions,
   PlaylistSummary,
   ProviderUser,
@@ -134,7 +135,7 @@ export class AppleMusicProvider implements MusicProvider {
     return { id: 'me', region: storefront };
   }
 
-  async listPlaylists(): Promise<PlaylistSummary[]> {
+  async listPlaylists(options?: PlaylistListOptions): Promise<PlaylistSummary[]> {
     const playlists: AppleLibraryPlaylist[] = [];
     let url: string | undefined = 'me/library/playlists';
     while (url) {
@@ -145,10 +146,14 @@ export class AppleMusicProvider implements MusicProvider {
       playlists.push(...page.data);
       url = page.next;
     }
-    // Library playlists carry no track count, so each is asked for its total (one small call each).
-    const counts = await mapWithConcurrency(playlists, COUNT_CONCURRENCY, (playlist) =>
-      this.countTracks(playlist.id),
-    );
+    // Library playlists carry no track count, so each is asked for its total (one small call each),
+    // unless its length is known under the same change marker.
+    const counts = await mapWithConcurrency(playlists, COUNT_CONCURRENCY, async (playlist) => {
+      const known = options?.knownCounts?.get(playlist.id);
+      const marker = playlist.attributes.lastModifiedDate;
+      if (known && marker && known.changeMarker === marker) return { count: known.trackCount, known: true };
+      return this.countTracks(playlist.id);
+    });
     return playlists.map((playlist, index) =>
       librarySummary(playlist, counts[index] ?? { count: 0, known: true }, this.webUrl),
     );
@@ -669,6 +674,7 @@ function librarySummary(
     // Only playlists the person can edit accept additions; Apple calls the others not editable.
     isOwned: attributes.canEdit ?? true,
     url: libraryUrl(webUrl, playlist.id),
+    ...(attributes.lastModifiedDate ? { changeMarker: attributes.lastModifiedDate } : {}),
   };
 }
 

@@ -96,6 +96,7 @@ export const libraryPlaylistSchema = z.object({
     canEdit: z.boolean().optional(),
     isPublic: z.boolean().optional(),
     dateAdded: z.string().optional(),
+    lastModifiedDate: z.string().optional(),
     artwork: cosmeticArtwork,
     playParams: z.object({ id: z.string(), kind: z.string(), globalId: z.string().optional() }).optional(),
   }),
