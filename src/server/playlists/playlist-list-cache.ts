@@ -26,6 +26,8 @@ export interface CachedList {
   entries: PlaylistDto[];
   /** `entries` as JSON without the brackets (empty for none), ready to be joined with other entries. */
   inner: string;
+  /** `entries` as UTF-8 JSON, written as it is when the person has no imported files. */
+  json: Uint8Array<ArrayBuffer>;
 }
 
 interface CountedLength extends KnownTrackCount {
@@ -43,7 +45,7 @@ export class PlaylistListCache {
   private readonly lists = new LRUCache<string, CachedList>({
     max: MAX_LISTS,
     maxSize: MAX_LIST_BYTES,
-    sizeCalculation: (list) => Math.max(1, list.inner.length * 2),
+    sizeCalculation: (list) => Math.max(1, list.inner.length * 2 + list.json.byteLength),
   });
   /** Reads under way: concurrent readers of an expired list share one. Bounded by the people reading. */
   private readonly loading = new Map<string, Promise<CachedList>>();
@@ -63,7 +65,8 @@ export class PlaylistListCache {
   async get(key: ListKey, load: () => Promise<PlaylistDto[]>, fresh = false): Promise<CachedList> {
     const build = async (): Promise<CachedList> => {
       const entries = await load();
-      return { entries, inner: JSON.stringify(entries).slice(1, -1) };
+      const json = JSON.stringify(entries);
+      return { entries, inner: json.slice(1, -1), json: new TextEncoder().encode(json) };
     };
     if (this.ttlMs === 0) return build();
     const id = listKey(key);

@@ -72,13 +72,14 @@ export async function listSourcePlaylistsJson(
   userId: string,
   service: ServiceId,
   options: { fresh?: boolean } = {},
-): Promise<string> {
+): Promise<Uint8Array<ArrayBuffer>> {
   const [own, imported] = await Promise.all([
     cachedServicePlaylists(deps, userId, service, options.fresh),
     listImported(deps, userId),
   ]);
+  if (imported.length === 0) return own.json;
   const parts = [own.inner, JSON.stringify(imported).slice(1, -1)].filter((part) => part !== '');
-  return `[${parts.join(',')}]`;
+  return new TextEncoder().encode(`[${parts.join(',')}]`);
 }
 
 async function cachedServicePlaylists(deps: AppDeps, userId: string, service: ServiceId, fresh = false) {

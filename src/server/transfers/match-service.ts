@@ -85,13 +85,13 @@ export async function getMatchSetViewJson(
   deps: AppDeps,
   userId: string,
   matchSetId: string,
-): Promise<string> {
+): Promise<Uint8Array<ArrayBuffer>> {
   const set = await ownedSet(deps, userId, matchSetId);
   const cache = matchViewCache(deps.db);
   const cached = set.status === 'ready' ? cache.get(set.id, userId, set.version) : undefined;
   if (cached !== undefined) return cached;
   const view = await buildView(deps, set);
-  const json = JSON.stringify(view);
+  const json = new TextEncoder().encode(JSON.stringify(view));
   // The rows read belong to this version or a newer one (every change bumps it): keeping them under the
   // version read first at worst builds the view once more on the next read, never shows an older one.
   if (view.status === 'ready') cache.set(set.id, userId, set.version, json);

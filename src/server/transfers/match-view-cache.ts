@@ -14,25 +14,25 @@ const MAX_ENTRY_BYTES = 4 * 1024 * 1024;
 interface CachedView {
   userId: string;
   version: number;
-  json: string;
+  /** The view as UTF-8 JSON: what is written to the socket, encoded once. */
+  json: Uint8Array<ArrayBuffer>;
 }
 
 export class MatchViewCache {
   private readonly entries = new LRUCache<string, CachedView>({
     maxSize: MAX_BYTES,
     maxEntrySize: MAX_ENTRY_BYTES,
-    // Two bytes per UTF-16 code unit is what the string costs in memory, at worst.
-    sizeCalculation: (entry) => Math.max(1, entry.json.length * 2),
+    sizeCalculation: (entry) => Math.max(1, entry.json.byteLength),
   });
 
   /** The cached JSON of this set at this version for this person, if any. */
-  get(matchSetId: string, userId: string, version: number): string | undefined {
+  get(matchSetId: string, userId: string, version: number): Uint8Array<ArrayBuffer> | undefined {
     const entry = this.entries.get(matchSetId);
     return entry && entry.version === version && entry.userId === userId ? entry.json : undefined;
   }
 
-  set(matchSetId: string, userId: string, version: number, json: string) {
-    if (json.length * 2 > MAX_ENTRY_BYTES) return;
+  set(matchSetId: string, userId: string, version: number, json: Uint8Array<ArrayBuffer>) {
+    if (json.byteLength > MAX_ENTRY_BYTES) return;
     this.entries.set(matchSetId, { userId, version, json });
   }
 
