@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { PlaylistSummary as PlaylistDto } from '../../shared/api/playlists';
 import type { ServiceId } from '../../shared/services';
 import type { Database } from '../db/client';
+import { READ_CACHE_MS } from '../db/read-cache';
 import type { KnownTrackCount, MusicProvider, PlaylistSummary } from '../providers/types';
 
 /**
@@ -56,7 +57,26 @@ export class PlaylistListCache {
     ttl: COUNTS_TTL_MS,
   });
 
+  /**
+   * Which account each person's connection names, for READ_CACHE_MS and only while this process has
+   * written no connection (the rule of the session cache, decision 0018): a read of a kept list then costs
+   * no query for the connection and no decryption of its tokens.
+   */
+  private readonly connections = new LRUCache<string, { key: ListKey; generation: number }>({
+    max: MAX_LISTS,
+    ttl: READ_CACHE_MS,
+  });
+
   constructor(private readonly ttlMs: number) {}
+
+  knownConnection(userId: string, service: ServiceId, generation: number): ListKey | undefined {
+    const known = this.connections.get(`${userId}:${service}`);
+    return known?.generation === generation ? known.key : undefined;
+  }
+
+  rememberConnection(key: ListKey, generation: number) {
+    this.connections.set(`${key.userId}:${key.service}`, { key, generation });
+  }
 
   /**
    * The cached list, or the one `load` reads (kept for the TTL unless the TTL is 0). `fresh` (a request's

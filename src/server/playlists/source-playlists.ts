@@ -4,6 +4,8 @@ import { FOLLOWED_PLAYLIST_MESSAGE, IMPORTED_PLAYLIST_PREFIX } from '../../share
 import { LIKED_SONGS_ID, LIKED_SONGS_NAME } from '../../shared/library-ids';
 import { SERVICE_LABELS, type ServiceId } from '../../shared/services';
 import type { AppDeps } from '../app-context';
+import type { Connection } from '../connections/connection-store';
+import { readCacheOf } from '../db/read-cache';
 import { importedPlaylists } from '../db/schema';
 import { isUuid } from '../db/uuid';
 import { conflict, notFound } from '../domain-errors';
@@ -83,26 +85,34 @@ export async function listSourcePlaylistsJson(
 }
 
 async function cachedServicePlaylists(deps: AppDeps, userId: string, service: ServiceId, fresh = false) {
-  const connection = await deps.providers.connections.get(userId, service);
-  if (!connection) throw conflict(`Please connect to ${SERVICE_LABELS[service]} before continuing.`);
-  const key = {
-    userId,
-    service,
-    providerUserId: connection.providerUserId,
-    authorizedAt: connection.authorizedAt,
-  };
   const cache = playlistListCache(deps.db, deps.config.PLAYLISTS_CACHE_SECONDS);
+  const readCache = readCacheOf(deps.db);
+  const generation = readCache?.generation;
+  let connection: Connection | undefined;
+  const readConnection = async () => {
+    connection ??= (await deps.providers.connections.get(userId, service)) ?? undefined;
+    if (!connection) throw conflict(`Please connect to ${SERVICE_LABELS[service]} before continuing.`);
+    return connection;
+  };
+  let key = generation === undefined ? undefined : cache.knownConnection(userId, service, generation);
+  if (!key) {
+    const read = await readConnection();
+    key = { userId, service, providerUserId: read.providerUserId, authorizedAt: read.authorizedAt };
+    if (generation !== undefined && readCache?.generation === generation)
+      cache.rememberConnection(key, generation);
+  }
+  const listKey = key;
   return cache.get(
-    key,
+    listKey,
     async () => {
-      const provider = deps.providers.providerFor(connection);
-      const knownCounts = cache.knownCounts(key);
+      const provider = deps.providers.providerFor(await readConnection());
+      const knownCounts = cache.knownCounts(listKey);
       const listedAt = Date.now();
       const [library, remote] = await Promise.all([
         listLibrary(provider, service),
         provider.listPlaylists({ knownCounts }),
       ]);
-      cache.rememberCounts(key, remote, knownCounts, listedAt);
+      cache.rememberCounts(listKey, remote, knownCounts, listedAt);
       // Development mode lets the app read only the person's own (or collaborative) playlists: say so on
       // step 2, before anyone picks a followed one and meets the refusal in step 3.
       const unreadable = service === 'spotify' && deps.config.SPOTIFY_MODE === 'development';
