@@ -29,22 +29,35 @@ interface LoadResult {
   errors: number;
   perSecond: number;
   p99Ms: number;
+  bodyBytes: number;
+  /** CPU seconds the server used during the counted part (when a reader was given). */
+  cpuSeconds?: number;
 }
 
 /** A closed-loop load generator: each connection sends its next request when the previous one answered. */
-async function load(url: string, headers: Record<string, string> = {}): Promise<LoadResult> {
+async function load(
+  url: string,
+  headers: Record<string, string> = {},
+  cpu?: () => number,
+): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const target = new URL(url);
   const latencies: number[] = [];
   let errors = 0;
+  /** The size of an answer's body (the last one read; these routes answer the same each time). */
+  let lastBytes = 0;
   const once = () =>
     new Promise<void>((resolve) => {
       const started = performance.now();
       const req = request(
         { agent, hostname: target.hostname, port: target.port, path: target.pathname, headers },
         (res) => {
-          res.resume();
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+          });
           res.on('end', () => {
+            lastBytes = size;
             if (res.statusCode !== 200) errors++;
             latencies.push(performance.now() - started);
             resolve();
@@ -66,6 +79,7 @@ async function load(url: string, headers: Record<string, string> = {}): Promise<
   );
   latencies.length = 0;
   errors = 0;
+  const cpuBefore = cpu?.();
   const started = performance.now();
   const until = started + SECONDS * 1000;
   await Promise.all(
@@ -74,6 +88,7 @@ async function load(url: string, headers: Record<string, string> = {}): Promise<
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
+  const cpuAfter = cpu?.();
   agent.destroy();
   latencies.sort((a, b) => a - b);
   return {
@@ -81,6 +96,29 @@ async function load(url: string, headers: Record<string, string> = {}): Promise<
     errors,
     perSecond: latencies.length / elapsed,
     p99Ms: latencies[Math.floor(latencies.length * 0.99)] ?? 0,
+    bodyBytes: lastBytes,
+    ...(cpuBefore !== undefined && cpuAfter !== undefined ? { cpuSeconds: cpuAfter - cpuBefore } : {}),
+  };
+}
+
+/** CPU seconds (user + system) the process has used so far, from /proc (clock ticks of 1/100 s). */
+function cpuSeconds(child: ChildProcess): number {
+  const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * A route under load, with the app's own CPU time per answer: on a shared machine the rate follows the
+ * load of the others, the CPU an answer costs much less so (1000 / ms per answer = answers per second one
+ * free core would give).
+ */
+async function loadApp(child: ChildProcess, url: string, headers: Record<string, string> = {}) {
+  const before = cpuSeconds(child);
+  const result = await load(url, headers, () => cpuSeconds(child));
+  return {
+    ...result,
+    cpuMsPerRequest: ((result.cpuSeconds ?? cpuSeconds(child) - before) * 1000) / result.requests,
   };
 }
 
@@ -135,7 +173,7 @@ async function startFloor() {
   const server = spawnNode(['--input-type=module', '-e', FLOOR_SERVER], { PORT: String(port) });
   const url = `http://127.0.0.1:${port}/api/floor`;
   await waitForHttp(url, server.child, server.output);
-  return { url, stop: () => server.child.kill('SIGTERM') };
+  return { url, child: server.child, stop: () => server.child.kill('SIGTERM') };
 }
 
 /** Signs up, connects both services and matches 200 tracks of the demo library (imported as a CSV). */
@@ -189,9 +227,10 @@ const pct = (value: number, floor: number) => `${((100 * value) / floor).toFixed
 async function benchApp(
   label: string,
   env: Record<string, string>,
-  floorUrl: string,
+  floorServer: { url: string; child: ChildProcess },
   firstFloor: LoadResult,
 ) {
+  const floorUrl = floorServer.url;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'crossfade-bench-http-'));
@@ -209,17 +248,21 @@ async function benchApp(
     const { cookie, matchSetId, results } = await prepareSignedIn(url);
     // The floor again, right before this app's routes: on a shared machine the load drifts during a run,
     // so each app is compared with the floor measured next to it.
-    const floor = await load(floorUrl);
+    const floor = await loadApp(floorServer.child, floorUrl);
     console.log(
-      `\n${label}: floor now ${floor.perSecond.toFixed(0)} req/s (first run ${firstFloor.perSecond.toFixed(0)})`,
+      `\n${label}: floor now ${floor.perSecond.toFixed(0)} req/s (first run ${firstFloor.perSecond.toFixed(0)}),` +
+        ` floor CPU ${floor.cpuMsPerRequest.toFixed(2)} ms/answer`,
     );
-    const rows: [string, LoadResult][] = [
-      ['anonymous GET /api/auth/status', await load(`${url}/api/auth/status`)],
-      ['signed-in GET /api/auth/status', await load(`${url}/api/auth/status`, { cookie })],
-      ['signed-in GET /api/playlists/spotify', await load(`${url}/api/playlists/spotify`, { cookie })],
+    const rows: [string, LoadResult & { cpuMsPerRequest: number }][] = [
+      ['anonymous GET /api/auth/status', await loadApp(app.child, `${url}/api/auth/status`)],
+      ['signed-in GET /api/auth/status', await loadApp(app.child, `${url}/api/auth/status`, { cookie })],
+      [
+        'signed-in GET /api/playlists/spotify',
+        await loadApp(app.child, `${url}/api/playlists/spotify`, { cookie }),
+      ],
       [
         `signed-in GET /api/match/:id (${results} tracks)`,
-        await load(`${url}/api/match/${matchSetId}`, { cookie }),
+        await loadApp(app.child, `${url}/api/match/${matchSetId}`, { cookie }),
       ],
     ];
     console.log(
@@ -228,7 +271,9 @@ async function benchApp(
     for (const [name, result] of rows) {
       console.log(
         `  ${name.padEnd(46)} ${result.perSecond.toFixed(0).padStart(6)} req/s (${pct(result.perSecond, floor.perSecond)} of the floor)` +
-          `  p99 ${result.p99Ms.toFixed(1)} ms${result.errors ? `  ${result.errors} non-200 answers` : ''}`,
+          `  p99 ${result.p99Ms.toFixed(1)} ms  app CPU ${result.cpuMsPerRequest.toFixed(2)} ms/answer` +
+          `  ${(result.bodyBytes / 1024).toFixed(1)} KiB` +
+          `${result.errors ? `  ${result.errors} non-200 answers` : ''}`,
       );
     }
   } finally {
@@ -249,7 +294,7 @@ async function main() {
     `floor (bare Hono JSON route): ${floor.perSecond.toFixed(0)} req/s, p99 ${floor.p99Ms.toFixed(1)} ms`,
   );
   try {
-    await benchApp('embedded database (PGlite)', { DATABASE_URL: '' }, floorServer.url, floor);
+    await benchApp('embedded database (PGlite)', { DATABASE_URL: '' }, floorServer, floor);
     const serverUrl = process.env.DATABASE_URL;
     if (!serverUrl) {
       console.log('\nPostgreSQL: skipped (set DATABASE_URL=postgres://… to measure it too)');
@@ -263,7 +308,7 @@ async function main() {
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
     try {
-      await benchApp('PostgreSQL (DATABASE_URL)', { DATABASE_URL: url.toString() }, floorServer.url, floor);
+      await benchApp('PostgreSQL (DATABASE_URL)', { DATABASE_URL: url.toString() }, floorServer, floor);
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();

@@ -21,8 +21,6 @@ const PENDING_STORE_MOVES: readonly AllowEntry[] = [
   store('src/server/jobs/job-queue.ts', 'H5 (jobs)'),
   store('src/server/syncs/sync-run-job.ts', 'H1 (syncs)'),
   store('src/server/syncs/sync-schedule.ts', 'H1 (syncs)'),
-  store('src/server/transfers/db-match-cache.ts', 'H6 (match cache)'),
-  store('src/server/transfers/match-service.ts', 'H6 (match service)'),
   store('src/server/vault/backup-job.ts', 'H2 (vault)'),
   store('src/server/vault/backup-scheduler.ts', 'H2 (vault)'),
 ];

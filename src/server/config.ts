@@ -62,6 +62,11 @@ export const settingsSchema = z.object({
       .optional(),
   ),
   SESSION_TTL_DAYS: z.coerce.number().positive().max(365).default(30),
+  /**
+   * How long a person's playlist list on a service (step 2) is answered from memory before the service is
+   * asked again (0 = always ask); the refresh counts only playlists whose change marker moved (decision 0032).
+   */
+  PLAYLISTS_CACHE_SECONDS: z.coerce.number().min(0).max(3600).default(15),
   /** Failed sign-ins allowed per username and address pair in LOGIN_THROTTLE_WINDOW_MINUTES. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
   /** Failed sign-ins allowed from one address, whatever the usernames, in the window. */

@@ -6,6 +6,7 @@ import { SERVICE_LABELS } from '../../shared/services';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { badRequest, conflict, DomainError, notConfigured } from '../domain-errors';
+import { forgetPlaylistLists, forgettingListsOnWrites } from '../playlists/playlist-list-cache';
 import { AppleMusicProvider } from '../providers/apple/client';
 import { createDeveloperTokenSigner, type DeveloperTokenSource } from '../providers/apple/developer-token';
 import { ProviderError } from '../providers/http';
@@ -305,20 +306,22 @@ export class ProviderRuntime {
   }
 
   providerFor(connection: Connection, listeners: ClientListeners = {}): MusicProvider {
-    if (connection.tokens.kind === 'spotify') {
-      return this.spotifyProvider(
-        connection.userId,
-        connection.tokens,
-        connection.authorizedAt,
-        connection.region,
-        listeners,
-      );
-    }
-    return this.appleProvider({
-      musicUserToken: connection.tokens.musicUserToken,
-      storefront: connection.region ?? undefined,
-      listeners,
-    });
+    const provider =
+      connection.tokens.kind === 'spotify'
+        ? this.spotifyProvider(
+            connection.userId,
+            connection.tokens,
+            connection.authorizedAt,
+            connection.region,
+            listeners,
+          )
+        : this.appleProvider({
+            musicUserToken: connection.tokens.musicUserToken,
+            storefront: connection.region ?? undefined,
+            listeners,
+          });
+    // What Crossfade writes to the person's library shows in their next playlist list (decision 0032).
+    return forgettingListsOnWrites(provider, () => forgetPlaylistLists(this.options.db, connection.userId));
   }
 
   private spotifyAppToken: Promise<{ accessToken: string; expiresAt: number }> | undefined;

@@ -202,6 +202,11 @@ export const matchSets = pgTable(
     sourceEntries: jsonb('source_entries').$type<PlaylistEntry[]>(),
     /** A saved album's album-level match (issue 14); null for playlists and Liked Songs. */
     albumMatch: jsonb('album_match').$type<StoredAlbumMatch>(),
+    /**
+     * Bumped by database triggers on every change of the set or of its rows (migration
+     * match_view_version, decision 0032): the key of the cached serialised match view in every process.
+     */
+    version: integer('version').notNull().default(0),
     createdAt: createdAt(),
   },
   (table) => [index('match_sets_user_idx').on(table.userId, table.sourcePlaylistId)],

@@ -1,10 +1,12 @@
 import type { PlaylistSummary as PlaylistDto, Track } from '../../shared/api/playlists';
 import { FOLLOWED_PLAYLIST_MESSAGE, IMPORTED_PLAYLIST_PREFIX } from '../../shared/api/transfer';
 import { LIKED_SONGS_ID, LIKED_SONGS_NAME } from '../../shared/library-ids';
-import type { ServiceId } from '../../shared/services';
+import { SERVICE_LABELS, type ServiceId } from '../../shared/services';
 import type { AppDeps } from '../app-context';
+import type { Connection } from '../connections/connection-store';
+import { readCacheOf } from '../db/read-cache';
 import { isUuid } from '../db/uuid';
-import { notFound } from '../domain-errors';
+import { conflict, notFound } from '../domain-errors';
 import { ProviderError } from '../providers/http';
 import type {
   MusicProvider,
@@ -18,6 +20,7 @@ import {
   insertImportedPlaylist,
   listImportedSummaries,
 } from './imported-playlist-store';
+import { playlistListCache } from './playlist-list-cache';
 
 /**
  * Where a transfer's source comes from: the person's playlists on a service, or a file they imported
@@ -58,24 +61,78 @@ export async function listSourcePlaylists(
   userId: string,
   service: ServiceId,
 ): Promise<PlaylistDto[]> {
-  const provider = await deps.providers.forUser(userId, service);
-  const [library, remote, imported] = await Promise.all([
-    listLibrary(provider, service),
-    provider.listPlaylists(),
+  const [own, imported] = await Promise.all([
+    cachedServicePlaylists(deps, userId, service),
     listImported(deps, userId),
   ]);
-  // Development mode lets the app read only the person's own (or collaborative) playlists: say so on
-  // step 2, before anyone picks a followed one and meets the refusal in step 3.
-  const unreadable = service === 'spotify' && deps.config.SPOTIFY_MODE === 'development';
-  return [
-    ...library,
-    ...remote.map((playlist) => ({
-      ...toPlaylistDto(playlist),
-      kind: 'playlist' as const,
-      ...(unreadable && playlist.isOwned === false ? { unreadableReason: FOLLOWED_PLAYLIST_MESSAGE } : {}),
-    })),
-    ...imported,
-  ];
+  return [...own.entries, ...imported];
+}
+
+/**
+ * The same list as JSON, for step 2's read (decision 0032): the service's part comes from the person's
+ * short-lived cache, the imported files from the database on every read (another process may have just
+ * saved one).
+ */
+export async function listSourcePlaylistsJson(
+  deps: AppDeps,
+  userId: string,
+  service: ServiceId,
+  options: { fresh?: boolean } = {},
+): Promise<Uint8Array<ArrayBuffer>> {
+  const [own, imported] = await Promise.all([
+    cachedServicePlaylists(deps, userId, service, options.fresh),
+    listImported(deps, userId),
+  ]);
+  if (imported.length === 0) return own.json;
+  const parts = [own.inner, JSON.stringify(imported).slice(1, -1)].filter((part) => part !== '');
+  return new TextEncoder().encode(`[${parts.join(',')}]`);
+}
+
+async function cachedServicePlaylists(deps: AppDeps, userId: string, service: ServiceId, fresh = false) {
+  const cache = playlistListCache(deps.db, deps.config.PLAYLISTS_CACHE_SECONDS);
+  const readCache = readCacheOf(deps.db);
+  const generation = readCache?.generation;
+  let connection: Connection | undefined;
+  const readConnection = async () => {
+    connection ??= (await deps.providers.connections.get(userId, service)) ?? undefined;
+    if (!connection) throw conflict(`Please connect to ${SERVICE_LABELS[service]} before continuing.`);
+    return connection;
+  };
+  let key = generation === undefined ? undefined : cache.knownConnection(userId, service, generation);
+  if (!key) {
+    const read = await readConnection();
+    key = { userId, service, providerUserId: read.providerUserId, authorizedAt: read.authorizedAt };
+    if (generation !== undefined && readCache?.generation === generation)
+      cache.rememberConnection(key, generation);
+  }
+  const listKey = key;
+  return cache.get(
+    listKey,
+    async () => {
+      const provider = deps.providers.providerFor(await readConnection());
+      const knownCounts = cache.knownCounts(listKey);
+      const listedAt = Date.now();
+      const [library, remote] = await Promise.all([
+        listLibrary(provider, service),
+        provider.listPlaylists({ knownCounts }),
+      ]);
+      cache.rememberCounts(listKey, remote, knownCounts, listedAt);
+      // Development mode lets the app read only the person's own (or collaborative) playlists: say so on
+      // step 2, before anyone picks a followed one and meets the refusal in step 3.
+      const unreadable = service === 'spotify' && deps.config.SPOTIFY_MODE === 'development';
+      return [
+        ...library,
+        ...remote.map((playlist) => ({
+          ...toPlaylistDto(playlist),
+          kind: 'playlist' as const,
+          ...(unreadable && playlist.isOwned === false
+            ? { unreadableReason: FOLLOWED_PLAYLIST_MESSAGE }
+            : {}),
+        })),
+      ];
+    },
+    fresh,
+  );
 }
 
 /** Said on the Liked Songs entry of a connection made before Crossfade asked for the library scopes. */

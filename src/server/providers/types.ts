@@ -70,6 +70,22 @@ export interface PlaylistSummary {
   url?: string;
   /** When the playlist last changed (ISO 8601), where the service says so. */
   updatedAt?: string;
+  /**
+   * The service's own change marker of the playlist (Spotify's `snapshot_id`, Apple's `lastModifiedDate`):
+   * it changes whenever the playlist does, so what was learned of it under the same marker still holds.
+   */
+  changeMarker?: string;
+}
+
+/** A playlist's length learned earlier under a change marker (Apple's list carries no lengths). */
+export interface KnownTrackCount {
+  changeMarker: string;
+  trackCount: number;
+}
+
+export interface PlaylistListOptions {
+  /** Lengths still valid while the playlist's marker is the same: the provider need not count those again. */
+  knownCounts?: ReadonlyMap<string, KnownTrackCount>;
 }
 
 export interface PlaylistContents {
@@ -159,7 +175,7 @@ export interface MusicProvider {
   readonly writeSettleMs?: number;
 
   getCurrentUser(): Promise<ProviderUser>;
-  listPlaylists(): Promise<PlaylistSummary[]>;
+  listPlaylists(options?: PlaylistListOptions): Promise<PlaylistSummary[]>;
   /**
    * `onPage` hears how many entries are read so far, and the total when the service says it. Also takes
    * LIKED_SONGS_ID (the liked / favourite songs, newest first as the service lists them) and

@@ -15,7 +15,7 @@ import { readJson, validate } from '../http/validation';
 import { MAX_IMPORT_BYTES, parsePlaylistCsv } from '../import/csv-playlist';
 import { readPlaylistFromLink } from '../playlists/shared-playlists';
 import {
-  listSourcePlaylists,
+  listSourcePlaylistsJson,
   saveImportedPlaylist,
   toPlaylistDto,
   toTrackDto,
@@ -27,7 +27,10 @@ export function playlistRoutes(deps: AppDeps) {
     .get('/playlists/:service', async (c) => {
       const user = requireUser(c);
       const service = validate(serviceIdSchema, c.req.param('service'));
-      return c.json(await listSourcePlaylists(deps, user.id, service));
+      // `Cache-Control: no-cache` (a reload) asks the service again rather than the short cache.
+      const fresh = /no-cache/i.test(c.req.header('cache-control') ?? '');
+      const json = await listSourcePlaylistsJson(deps, user.id, service, { fresh });
+      return c.body(json, 200, { 'content-type': 'application/json' });
     })
     .post('/fetch-playlist-tracks', async (c) => {
       const { playlistUrl } = await readJson(c, fetchPlaylistTracksRequestSchema);

@@ -18,6 +18,7 @@ import {
   acceptAllInReview,
   applyMatchChoice,
   getMatchSetView,
+  getMatchSetViewJson,
   searchForRow,
   startMatch,
 } from '../transfers/match-service';
@@ -49,7 +50,8 @@ export function transferRoutes(deps: AppDeps) {
     })
     .get('/match/:matchSetId', async (c) => {
       const user = requireUser(c);
-      return c.json(await getMatchSetView(deps, user.id, c.req.param('matchSetId')));
+      const json = await getMatchSetViewJson(deps, user.id, c.req.param('matchSetId'));
+      return c.body(json, 200, { 'content-type': 'application/json' });
     })
     .patch('/match/:matchSetId/rows/:position', async (c) => {
       const user = requireUser(c);

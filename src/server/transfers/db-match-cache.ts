@@ -1,8 +1,7 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { ServiceId } from '../../shared/services';
 import type { Database } from '../db/client';
-import { matchCache } from '../db/schema';
 import type { CachedLookup, MatchCache } from '../matching/cache';
+import { readLookups, writeLookups } from './match-cache-store';
 
 /** Catalogs change: an answer older than this is asked again. */
 const MAX_AGE_MS = 14 * 24 * 60 * 60_000;
@@ -25,19 +24,12 @@ export class DatabaseMatchCache implements MatchCache {
     private readonly region: string,
   ) {}
 
-  private scope() {
-    return and(eq(matchCache.service, this.service), eq(matchCache.region, this.region));
-  }
-
   /** Loads these keys in one query; afterwards `get` answers them (hit or miss) from memory. */
   async prefetch(keys: string[]): Promise<void> {
     const wanted = [...new Set(keys)].filter((key) => !this.known.has(key));
     for (let start = 0; start < wanted.length; start += WRITE_BATCH) {
       const slice = wanted.slice(start, start + WRITE_BATCH);
-      const rows = await this.db
-        .select({ key: matchCache.lookupKey, value: matchCache.value, createdAt: matchCache.createdAt })
-        .from(matchCache)
-        .where(and(this.scope(), inArray(matchCache.lookupKey, slice)));
+      const rows = await readLookups(this.db, this.service, this.region, slice);
       for (const key of slice) this.known.set(key, null);
       for (const row of rows) {
         if (Date.now() - row.createdAt.getTime() <= MAX_AGE_MS) this.known.set(row.key, row.value);
@@ -62,22 +54,7 @@ export class DatabaseMatchCache implements MatchCache {
     const entries = [...this.pending];
     this.pending = new Map();
     for (let start = 0; start < entries.length; start += WRITE_BATCH) {
-      const rows = entries.slice(start, start + WRITE_BATCH).map(([lookupKey, value]) => ({
-        service: this.service,
-        region: this.region,
-        lookupKey,
-        value,
-        createdAt: new Date(),
-      }));
-      await this.db
-        .insert(matchCache)
-        .values(rows)
-        .onConflictDoUpdate({
-          target: [matchCache.service, matchCache.region, matchCache.lookupKey],
-          set: { value: sqlExcluded('value'), createdAt: new Date() },
-        });
+      await writeLookups(this.db, this.service, this.region, entries.slice(start, start + WRITE_BATCH));
     }
   }
 }
-
-const sqlExcluded = (column: string) => sql.raw(`excluded.${column}`);

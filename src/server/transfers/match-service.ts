@@ -1,8 +1,5 @@
-import { and, asc, desc, eq, getTableColumns } from 'drizzle-orm';
 import type { MatchChoice, MatchRequest, MatchRow, MatchSetView } from '../../shared/api/transfer';
 import type { AppDeps } from '../app-context';
-import { matchRows, matchSets } from '../db/schema';
-import { isUuid } from '../db/uuid';
 import { badRequest, conflict, notFound } from '../domain-errors';
 import { enqueue } from '../jobs/define-job';
 import { getJob } from '../jobs/job-queue';
@@ -14,6 +11,19 @@ import { searchAgainstSource } from './manual-search';
 import { matchJob, unknownRegionMessage } from './match-job';
 import { chosenTrack, type StoredCandidate, toMatchRow } from './match-rows';
 import { forgetRule, rememberRule } from './match-rules';
+import {
+  acceptReviewRows,
+  findLatestReadySet,
+  findMatchRow,
+  findOwnedMatchSet,
+  insertMatchSet,
+  listMatchRows,
+  type MatchRowUpdate,
+  type MatchSetRecord,
+  setMatchSetJob,
+  updateMatchRow,
+} from './match-store';
+import { matchViewCache } from './match-view-cache';
 
 /**
  * Starting a match run, reading it back, and the person's fixes. The matching itself runs as a durable
@@ -28,19 +38,7 @@ const CHOSEN_BY_YOU = 'Chosen by you';
 export async function acceptAllInReview(deps: AppDeps, userId: string, matchSetId: string) {
   const set = await ownedSet(deps, userId, matchSetId);
   if (set.status !== 'ready') throw badRequest('Matching is still running for this playlist.');
-  const rows = await deps.db
-    .select()
-    .from(matchRows)
-    .where(and(eq(matchRows.matchSetId, set.id), eq(matchRows.status, 'review')));
-  let accepted = 0;
-  for (const row of rows) {
-    if (row.decidedBy === 'person' || !row.chosenId) continue;
-    await deps.db
-      .update(matchRows)
-      .set({ status: 'accepted', decidedBy: 'person', reasons: ['Accepted by you', ...row.reasons] })
-      .where(and(eq(matchRows.matchSetId, set.id), eq(matchRows.position, row.position)));
-    accepted++;
-  }
+  const accepted = await acceptReviewRows(deps.db, set.id, 'Accepted by you');
   return { accepted, view: await getMatchSetView(deps, userId, set.id) };
 }
 
@@ -52,33 +50,21 @@ export async function startMatch(
   const destination = await deps.providers.connections.get(userId, request.destinationService);
   if (destination && destination.region === null)
     throw conflict(unknownRegionMessage(request.destinationService));
-  const [set] = await deps.db
-    .insert(matchSets)
-    .values({
-      userId,
-      sourceService: request.sourceService,
-      destinationService: request.destinationService,
-      sourcePlaylistId: request.playlistId,
-      sourcePlaylistName: request.playlistName ?? 'Playlist',
-    })
-    .returning();
-  if (!set) throw new Error('match set insert returned no row');
+  const set = await insertMatchSet(deps.db, {
+    userId,
+    sourceService: request.sourceService,
+    destinationService: request.destinationService,
+    sourcePlaylistId: request.playlistId,
+    sourcePlaylistName: request.playlistName ?? 'Playlist',
+  });
   const job = await enqueue(deps.db, matchJob, { userId, payload: { matchSetId: set.id } });
-  await deps.db.update(matchSets).set({ jobId: job.id }).where(eq(matchSets.id, set.id));
+  await setMatchSetJob(deps.db, set.id, job.id);
   deps.jobs.poke();
   return { matchSetId: set.id, jobId: job.id };
 }
 
-/** Every column but the stored source entries, which only the match job needs (and which can be large). */
-const { sourceEntries: _sourceEntries, ...matchSetColumns } = getTableColumns(matchSets);
-
 async function ownedSet(deps: AppDeps, userId: string, matchSetId: string) {
-  const [set] = isUuid(matchSetId)
-    ? await deps.db
-        .select(matchSetColumns)
-        .from(matchSets)
-        .where(and(eq(matchSets.id, matchSetId), eq(matchSets.userId, userId)))
-    : [];
+  const set = await findOwnedMatchSet(deps.db, userId, matchSetId);
   if (!set) throw notFound('That match result does not exist.');
   return set;
 }
@@ -88,7 +74,31 @@ export async function getMatchSetView(
   userId: string,
   matchSetId: string,
 ): Promise<MatchSetView> {
+  return buildView(deps, await ownedSet(deps, userId, matchSetId));
+}
+
+/**
+ * The match view as JSON, for the read people make most (decision 0032): a ready set's serialised view is
+ * kept per process under its `version`, so a read costs the one query that finds the set and its version.
+ */
+export async function getMatchSetViewJson(
+  deps: AppDeps,
+  userId: string,
+  matchSetId: string,
+): Promise<Uint8Array<ArrayBuffer>> {
   const set = await ownedSet(deps, userId, matchSetId);
+  const cache = matchViewCache(deps.db);
+  const cached = set.status === 'ready' ? cache.get(set.id, userId, set.version) : undefined;
+  if (cached !== undefined) return cached;
+  const view = await buildView(deps, set);
+  const json = new TextEncoder().encode(JSON.stringify(view));
+  // The rows read belong to this version or a newer one (every change bumps it): keeping them under the
+  // version read first at worst builds the view once more on the next read, never shows an older one.
+  if (view.status === 'ready') cache.set(set.id, userId, set.version, json);
+  return json;
+}
+
+async function buildView(deps: AppDeps, set: MatchSetRecord): Promise<MatchSetView> {
   let status = set.status;
   let error: string | null = null;
   // A failed run shows the job's stored reason, whether the set or only its job has been marked failed.
@@ -99,14 +109,7 @@ export async function getMatchSetView(
       error = job.error;
     }
   }
-  const rows =
-    status === 'ready'
-      ? await deps.db
-          .select()
-          .from(matchRows)
-          .where(eq(matchRows.matchSetId, set.id))
-          .orderBy(asc(matchRows.position))
-      : [];
+  const rows = status === 'ready' ? await listMatchRows(deps.db, set.id) : [];
   return {
     matchSetId: set.id,
     kind: collectionKind(set.sourcePlaylistId),
@@ -123,21 +126,7 @@ export async function getMatchSetView(
 
 /** The newest finished match run of this playlist, for a transfer that names none. */
 export async function latestReadySet(deps: AppDeps, userId: string, request: MatchRequest) {
-  const [set] = await deps.db
-    .select(matchSetColumns)
-    .from(matchSets)
-    .where(
-      and(
-        eq(matchSets.userId, userId),
-        eq(matchSets.sourcePlaylistId, request.playlistId),
-        eq(matchSets.sourceService, request.sourceService),
-        eq(matchSets.destinationService, request.destinationService),
-        eq(matchSets.status, 'ready'),
-      ),
-    )
-    .orderBy(desc(matchSets.createdAt))
-    .limit(1);
-  return set;
+  return findLatestReadySet(deps.db, userId, request);
 }
 
 export { ownedSet as requireOwnedMatchSet };
@@ -145,10 +134,7 @@ export { ownedSet as requireOwnedMatchSet };
 async function ownedRow(deps: AppDeps, userId: string, matchSetId: string, position: number) {
   const set = await ownedSet(deps, userId, matchSetId);
   if (set.status !== 'ready') throw badRequest('Matching is still running for this playlist.');
-  const [row] = await deps.db
-    .select()
-    .from(matchRows)
-    .where(and(eq(matchRows.matchSetId, set.id), eq(matchRows.position, position)));
+  const row = await findMatchRow(deps.db, set.id, position);
   if (!row) throw notFound('That track is not in this match result.');
   return { set, row };
 }
@@ -166,7 +152,7 @@ export async function applyMatchChoice(
     throw badRequest('This item cannot be transferred (it is not a track on the source service).');
   }
   const candidates = row.candidates;
-  let update: Partial<typeof matchRows.$inferInsert>;
+  let update: MatchRowUpdate;
   switch (choice.action) {
     case 'choose': {
       const candidate = candidates.find((c) => c.track.id === choice.trackId);
@@ -234,11 +220,7 @@ export async function applyMatchChoice(
       break;
     }
   }
-  const [updated] = await deps.db
-    .update(matchRows)
-    .set(update)
-    .where(and(eq(matchRows.matchSetId, row.matchSetId), eq(matchRows.position, position)))
-    .returning();
+  const updated = await updateMatchRow(deps.db, row.matchSetId, position, update);
   if (!updated) throw notFound('That track is not in this match result.');
   // The choice becomes the person's rule for this song (issue 14); resetting the row forgets it.
   const scope = {

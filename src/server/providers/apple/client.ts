@@ -14,6 +14,7 @@ import type {
   NormalizedTrack,
   PlaylistContents,
   PlaylistEntry,
+  PlaylistListOptions,
   PlaylistReadOptions,
   PlaylistSummary,
   ProviderUser,
@@ -63,6 +64,8 @@ const ISRC_BATCH = 25;
 const IDS_BATCH = 300;
 const MAX_SEARCH_LIMIT = 25;
 const COUNT_CONCURRENCY = 4;
+/** Pages of a library playlist read at once once its length is known. */
+const PAGE_CONCURRENCY = 4;
 /** Pages counted for a playlist whose track count Apple left out, before calling its length unknown. */
 const COUNT_PAGE_LIMIT = 2;
 /** Ids per POST /v1/me/library and per ratings lookup. */
@@ -140,7 +143,7 @@ export class AppleMusicProvider implements MusicProvider {
     return { id: 'me', region: storefront };
   }
 
-  async listPlaylists(): Promise<PlaylistSummary[]> {
+  async listPlaylists(options?: PlaylistListOptions): Promise<PlaylistSummary[]> {
     const playlists: AppleLibraryPlaylist[] = [];
     let url: string | undefined = 'me/library/playlists';
     while (url) {
@@ -151,10 +154,14 @@ export class AppleMusicProvider implements MusicProvider {
       playlists.push(...page.data);
       url = page.next;
     }
-    // Library playlists carry no track count, so each is asked for its total (one small call each).
-    const counts = await mapWithConcurrency(playlists, COUNT_CONCURRENCY, (playlist) =>
-      this.countTracks(playlist.id),
-    );
+    // Library playlists carry no track count, so each is asked for its total (one small call each),
+    // unless its length is known under the same change marker.
+    const counts = await mapWithConcurrency(playlists, COUNT_CONCURRENCY, async (playlist) => {
+      const known = options?.knownCounts?.get(playlist.id);
+      const marker = playlist.attributes.lastModifiedDate;
+      if (known && marker && known.changeMarker === marker) return { count: known.trackCount, known: true };
+      return this.countTracks(playlist.id);
+    });
     return playlists.map((playlist, index) =>
       librarySummary(playlist, counts[index] ?? { count: 0, known: true }, this.webUrl),
     );
@@ -173,22 +180,56 @@ export class AppleMusicProvider implements MusicProvider {
     const playlist = answer.data[0];
     if (!playlist)
       throw new ProviderError('apple', 'not_found', 'Apple Music could not find that playlist.', 404);
-    const entries: PlaylistEntry[] = [];
-    let url: string | undefined = `me/library/playlists/${encodeURIComponent(playlistId)}/tracks`;
-    while (url) {
-      // An empty playlist answers 404 on its tracks: that is an empty result, not an error.
-      const page: z.infer<typeof libraryTracksPageSchema> = await this.orEmpty(
-        this.library(libraryTracksPageSchema, { url, query: { limit: PAGE_SIZE, include: 'catalog' } }),
-        { data: [] },
-      );
-      for (const item of page.data) entries.push(libraryEntry(item, entries.length));
-      options?.onPage?.(entries.length, page.meta?.total ?? null);
-      url = page.next;
-    }
+    const entries = await this.readPlaylistTracks(playlistId, options);
     return {
       playlist: librarySummary(playlist, { count: entries.length, known: true }, this.webUrl),
       entries,
     };
+  }
+
+  /**
+   * A library playlist's tracks in order. The first page tells the length: the others are asked a few at
+   * a time (each a call of its own, as one after another; a 10,000-track read back is 100 pages), then
+   * any pages past that length (the playlist grew meanwhile) one after another.
+   */
+  private async readPlaylistTracks(playlistId: string, options?: PlaylistReadOptions) {
+    const tracksUrl = `me/library/playlists/${encodeURIComponent(playlistId)}/tracks`;
+    // An empty playlist answers 404 on its tracks: that is an empty result, not an error.
+    const pageAt = (url: string, offset?: number) =>
+      this.orEmpty(
+        this.library(libraryTracksPageSchema, {
+          url,
+          query: { ...(offset !== undefined ? { offset } : {}), limit: PAGE_SIZE, include: 'catalog' },
+        }),
+        { data: [] },
+      );
+    const first = await pageAt(tracksUrl);
+    const total = first.meta?.total ?? null;
+    let read = first.data.length;
+    options?.onPage?.(read, total);
+    const pages = [first];
+    if (total !== null && first.next && first.data.length === PAGE_SIZE) {
+      const offsets: number[] = [];
+      for (let offset = PAGE_SIZE; offset < total; offset += PAGE_SIZE) offsets.push(offset);
+      const rest = await mapWithConcurrency(offsets, PAGE_CONCURRENCY, async (offset) => {
+        const page = await pageAt(tracksUrl, offset);
+        read += page.data.length;
+        options?.onPage?.(read, total);
+        return page;
+      });
+      pages.push(...rest);
+    }
+    let next = pages.length > 1 ? pages[pages.length - 1]?.next : first.next;
+    while (next) {
+      const page = await pageAt(next);
+      pages.push(page);
+      read += page.data.length;
+      options?.onPage?.(read, total);
+      next = page.data.length === 0 ? undefined : page.next;
+    }
+    const entries: PlaylistEntry[] = [];
+    for (const page of pages) for (const item of page.data) entries.push(libraryEntry(item, entries.length));
+    return entries;
   }
 
   async searchTracks(
@@ -677,6 +718,7 @@ function librarySummary(
     isOwned: attributes.canEdit ?? true,
     url: libraryUrl(webUrl, playlist.id),
     ...(changedAt ? { updatedAt: changedAt } : {}),
+    ...(attributes.lastModifiedDate ? { changeMarker: attributes.lastModifiedDate } : {}),
   };
 }
 

@@ -568,6 +568,7 @@ function toSummary(playlist: SpotifySimplifiedPlaylist, myId: string): PlaylistS
     ...(playlist.owner.display_name ? { ownerName: playlist.owner.display_name } : {}),
     isOwned: playlist.owner.id === myId || playlist.collaborative === true,
     ...(url ? { url } : {}),
+    ...(playlist.snapshot_id ? { changeMarker: playlist.snapshot_id } : {}),
   };
 }
 

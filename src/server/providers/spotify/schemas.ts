@@ -91,6 +91,7 @@ export const simplifiedPlaylistSchema = z.object({
   // Renamed from `tracks` in 2026; either may be present.
   items: z.object({ total: z.number().int().nonnegative() }).nullish(),
   tracks: z.object({ total: z.number().int().nonnegative() }).nullish(),
+  snapshot_id: z.string().nullish(),
 });
 export type SpotifySimplifiedPlaylist = z.infer<typeof simplifiedPlaylistSchema>;
 
