@@ -8,16 +8,17 @@ import { Button, buttonClasses } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
 import { Spinner } from '../components/ui/spinner';
 import { TextField } from '../components/ui/text-field';
-import { publicLinkQuery, signUpToLink, TargetSummary } from '../features/links';
+import { publicLinkQuery, TargetSummary, useSignUpToLink } from '../features/links';
 import { toast } from '../hooks/use-toast';
 import { serverMessage } from '../lib/api-client';
 
 function SignupForm({ slug }: { slug: string }) {
   const [email, setEmail] = useState('');
-  const [pending, setPending] = useState(false);
-  const [done, setDone] = useState<string | null>(null);
+  const signUp = useSignUpToLink(slug);
+  const pending = signUp.isPending;
+  const done = signUp.data?.message ?? null;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (email.trim() === '') {
       toast({
@@ -27,19 +28,14 @@ function SignupForm({ slug }: { slug: string }) {
       });
       return;
     }
-    setPending(true);
-    try {
-      const answer = await signUpToLink(slug, email.trim());
-      setDone(answer.message);
-    } catch (error) {
-      toast({
-        title: 'Signup failed',
-        description: serverMessage(error) ?? 'Please try again.',
-        variant: 'destructive',
-      });
-    } finally {
-      setPending(false);
-    }
+    signUp.mutate(email.trim(), {
+      onError: (error) =>
+        toast({
+          title: 'Signup failed',
+          description: serverMessage(error) ?? 'Please try again.',
+          variant: 'destructive',
+        }),
+    });
   };
 
   if (done) return <Alert aria-label="Signup">{done}</Alert>;

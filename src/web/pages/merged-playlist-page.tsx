@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { Link, useParams } from 'wouter';
 import { Page } from '../components/layout/page';
 import { Alert } from '../components/ui/alert';
@@ -7,7 +7,7 @@ import { Card, CardContent } from '../components/ui/card';
 import { Label } from '../components/ui/label';
 import { Spinner } from '../components/ui/spinner';
 import { Switch } from '../components/ui/switch';
-import { MergeActions, MergeResultView, mergedPlaylistQuery, setMergePublic } from '../features/merge';
+import { MergeActions, MergeResultView, mergedPlaylistQuery, useSetMergePublic } from '../features/merge';
 import { useAuth } from '../hooks/use-auth';
 import { toast } from '../hooks/use-toast';
 import { paths } from '../lib/paths';
@@ -75,29 +75,20 @@ export default function MergedPlaylistPage() {
 /** The owner's switch: anyone may copy a public merge into their library; a private one only its people. */
 function PublicSwitch({ id, isPublic }: { id: string; isPublic: boolean }) {
   const switchId = useId();
-  const [saving, setSaving] = useState(false);
-  const change = async (next: boolean) => {
-    setSaving(true);
-    try {
-      await setMergePublic(id, next);
-    } catch {
-      toast({
-        title: 'Not changed',
-        description: 'Could not change who may copy this merge. Please try again.',
-        variant: 'destructive',
-      });
-    } finally {
-      setSaving(false);
-    }
-  };
+  const setPublic = useSetMergePublic(id);
+  const saving = setPublic.isPending;
+  const change = (next: boolean) =>
+    setPublic.mutate(next, {
+      onError: () =>
+        toast({
+          title: 'Not changed',
+          description: 'Could not change who may copy this merge. Please try again.',
+          variant: 'destructive',
+        }),
+    });
   return (
     <div className="flex items-center gap-3 self-center">
-      <Switch
-        id={switchId}
-        checked={isPublic}
-        disabled={saving}
-        onCheckedChange={(next) => void change(next)}
-      />
+      <Switch id={switchId} checked={isPublic} disabled={saving} onCheckedChange={change} />
       <Label htmlFor={switchId}>Anyone with the link may copy it</Label>
     </div>
   );

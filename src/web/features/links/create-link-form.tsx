@@ -7,15 +7,16 @@ import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../hooks/use-toast';
 import { serverMessage } from '../../lib/api-client';
 import { track } from '../../lib/track';
-import { createLink } from './links-api';
+import { useCreateLink } from './links-api';
 
 /** Spec section 5: a name is required; the track or playlist URL is optional. */
 export function CreateLinkForm({ onCreated }: { onCreated: (link: ShareLinkDto) => void }) {
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
-  const [creating, setCreating] = useState(false);
+  const create = useCreateLink();
+  const creating = create.isPending;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (name.trim() === '') {
       toast({
@@ -25,23 +26,24 @@ export function CreateLinkForm({ onCreated }: { onCreated: (link: ShareLinkDto) 
       });
       return;
     }
-    setCreating(true);
-    try {
-      const link = await createLink({ name: name.trim(), ...(url.trim() ? { url: url.trim() } : {}) });
-      track('feature_used', { feature: 'sniper_link' });
-      setName('');
-      setUrl('');
-      onCreated(link);
-    } catch (error) {
-      // The server's reason (a bad URL, a missing connection) says what to fix; the spec's text otherwise.
-      toast({
-        title: LINK_MESSAGES.createFailedTitle,
-        description: serverMessage(error) ?? LINK_MESSAGES.createFailed,
-        variant: 'destructive',
-      });
-    } finally {
-      setCreating(false);
-    }
+    create.mutate(
+      { name: name.trim(), ...(url.trim() ? { url: url.trim() } : {}) },
+      {
+        onSuccess: (link) => {
+          track('feature_used', { feature: 'sniper_link' });
+          setName('');
+          setUrl('');
+          onCreated(link);
+        },
+        // The server's reason (a bad URL, a missing connection) says what to fix; the spec's text otherwise.
+        onError: (error) =>
+          toast({
+            title: LINK_MESSAGES.createFailedTitle,
+            description: serverMessage(error) ?? LINK_MESSAGES.createFailed,
+            variant: 'destructive',
+          }),
+      },
+    );
   };
 
   return (

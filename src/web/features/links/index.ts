@@ -3,5 +3,5 @@
 export { CreateLinkForm } from './create-link-form';
 export { LinkCreatedCard } from './link-created-card';
 export { LinkList } from './link-list';
-export { publicLinkQuery, signUpToLink } from './links-api';
+export { publicLinkQuery, useSignUpToLink } from './links-api';
 export { TargetSummary } from './target-summary';

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import type { ShareLinkDto } from '../../../shared/api/links';
 import { Button } from '../../components/ui/button';
@@ -8,26 +8,30 @@ import { Switch } from '../../components/ui/switch';
 import { toast } from '../../hooks/use-toast';
 import { serverMessage } from '../../lib/api-client';
 import { copyLink } from './copy-link';
-import { formatRate, LINKS_KEY, linkStatsKey, linksQuery, publicLinkUrl, setLinkActive } from './links-api';
+import {
+  formatRate,
+  LINKS_KEY,
+  linkStatsKey,
+  linksQuery,
+  publicLinkUrl,
+  useSetLinkActive,
+} from './links-api';
 
 const LinkStatsChart = lazy(() => import('./link-stats-chart'));
 
 function LinkRow({ link }: { link: ShareLinkDto }) {
   const queryClient = useQueryClient();
   const [showStats, setShowStats] = useState(false);
-  const toggle = useMutation({
-    mutationFn: (active: boolean) => setLinkActive(link.id, active),
-    onSuccess: (updated) =>
-      queryClient.setQueryData<ShareLinkDto[]>(LINKS_KEY, (links) =>
-        links?.map((item) => (item.id === updated.id ? updated : item)),
-      ),
-    onError: (error) =>
-      toast({
-        title: 'Could not change the link',
-        description: serverMessage(error) ?? 'Please try again.',
-        variant: 'destructive',
-      }),
-  });
+  const toggle = useSetLinkActive(link.id);
+  const setActive = (active: boolean) =>
+    toggle.mutate(active, {
+      onError: (error) =>
+        toast({
+          title: 'Could not change the link',
+          description: serverMessage(error) ?? 'Please try again.',
+          variant: 'destructive',
+        }),
+    });
   const url = publicLinkUrl(link.slug);
   const switchId = `link-active-${link.id}`;
   return (
@@ -46,7 +50,7 @@ function LinkRow({ link }: { link: ShareLinkDto }) {
             id={switchId}
             checked={link.active}
             disabled={toggle.isPending}
-            onCheckedChange={(active) => toggle.mutate(active)}
+            onCheckedChange={setActive}
           />
           <label htmlFor={switchId} className="text-sm text-slate-700">
             {link.active ? 'Active' : 'Off'}

@@ -1,9 +1,10 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation } from '@tanstack/react-query';
 import {
   type CreateLinkRequest,
   linkSignupResponseSchema,
   linkStatsSchema,
   publicLinkSchema,
+  type ShareLinkDto,
   shareLinkListSchema,
   shareLinkSchema,
 } from '../../../shared/api/links';
@@ -37,22 +38,32 @@ export const publicLinkQuery = (slug: string) =>
   });
 
 /** A new link joins the owner's list, so the list is read again. */
-export async function createLink(link: CreateLinkRequest) {
-  const created = await request(shareLinkSchema, 'POST', '/api/links', link);
-  await queryClient.invalidateQueries({ queryKey: LINKS_KEY, exact: true });
-  return created;
-}
+export const useCreateLink = () =>
+  useMutation({
+    mutationFn: (link: CreateLinkRequest) => request(shareLinkSchema, 'POST', '/api/links', link),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: LINKS_KEY, exact: true }),
+  });
 
-/** Turning a link on or off also changes what its public page says. */
-export async function setLinkActive(id: string, active: boolean) {
-  const updated = await request(shareLinkSchema, 'PATCH', `/api/links/${encodeURIComponent(id)}`, { active });
-  await queryClient.invalidateQueries({ queryKey: publicLinkKey(updated.slug) });
-  return updated;
-}
+/** Turning a link on or off changes its row in the list and what its public page says. */
+export const useSetLinkActive = (id: string) =>
+  useMutation({
+    mutationFn: (active: boolean) =>
+      request(shareLinkSchema, 'PATCH', `/api/links/${encodeURIComponent(id)}`, { active }),
+    onSuccess: async (updated) => {
+      queryClient.setQueryData<ShareLinkDto[]>(LINKS_KEY, (links) =>
+        links?.map((item) => (item.id === updated.id ? updated : item)),
+      );
+      await queryClient.invalidateQueries({ queryKey: publicLinkKey(updated.slug) });
+    },
+  });
 
-export const signUpToLink = (slug: string, email: string) =>
-  request(linkSignupResponseSchema, 'POST', `/api/public/links/${encodeURIComponent(slug)}/signup`, {
-    email,
+/** A fan's e-mail signup on a public link page. */
+export const useSignUpToLink = (slug: string) =>
+  useMutation({
+    mutationFn: (email: string) =>
+      request(linkSignupResponseSchema, 'POST', `/api/public/links/${encodeURIComponent(slug)}/signup`, {
+        email,
+      }),
   });
 
 /** The address people share: the landing page on this site. */

@@ -7,7 +7,7 @@ import { Label } from '../../components/ui/label';
 import { toast } from '../../hooks/use-toast';
 import { failureDescription } from '../../lib/failure-description';
 import { copyText } from './copy-text';
-import { createInvitation } from './merge-api';
+import { useCreateInvitation } from './merge-api';
 import { type ChosenPlaylist, MyPlaylistPicker } from './my-playlist-picker';
 
 /** /merge step one and two: pick a playlist and a friend's e-mail, then the share link is ready. */
@@ -15,10 +15,11 @@ export function InviteFriendCard() {
   const emailId = useId();
   const [mine, setMine] = useState<ChosenPlaylist | null>(null);
   const [email, setEmail] = useState('');
-  const [sending, setSending] = useState(false);
+  const invite = useCreateInvitation();
+  const sending = invite.isPending;
   const [ready, setReady] = useState<(CreateInvitationResponse & { friendEmail: string }) | null>(null);
 
-  const send = async () => {
+  const send = () => {
     const friendEmail = email.trim();
     if (!mine || friendEmail === '') {
       toast({
@@ -28,23 +29,18 @@ export function InviteFriendCard() {
       });
       return;
     }
-    setSending(true);
-    try {
-      const created = await createInvitation({
-        playlistId: mine.playlist.id,
-        service: mine.service,
-        friendEmail,
-      });
-      setReady({ ...created, friendEmail });
-    } catch (error) {
-      toast({
-        title: 'Error creating merge request',
-        description: failureDescription('There was a problem creating your merge request', error),
-        variant: 'destructive',
-      });
-    } finally {
-      setSending(false);
-    }
+    invite.mutate(
+      { playlistId: mine.playlist.id, service: mine.service, friendEmail },
+      {
+        onSuccess: (created) => setReady({ ...created, friendEmail }),
+        onError: (error) =>
+          toast({
+            title: 'Error creating merge request',
+            description: failureDescription('There was a problem creating your merge request', error),
+            variant: 'destructive',
+          }),
+      },
+    );
   };
 
   const copy = async () => {

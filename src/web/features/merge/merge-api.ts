@@ -50,16 +50,15 @@ export const mergePlaylists = (body: MergePlaylistsRequest) =>
   request(mergePlaylistsResponseSchema, 'POST', '/api/claude/merge-playlists', body);
 
 /** The owner lets anyone copy the merge, or keeps it private (decision 0012); the page shows the answer. */
-export async function setMergePublic(id: string, isPublic: boolean) {
-  const updated = await request(
-    mergedPlaylistSchema,
-    'PATCH',
-    `/api/merged-playlists/${encodeURIComponent(id)}`,
-    { public: isPublic },
-  );
-  queryClient.setQueryData(mergedPlaylistQuery(id).queryKey, updated);
-  return updated;
-}
+/** The owner's switch: the answer is the merge as it now is, kept as the page's data. */
+export const useSetMergePublic = (id: string) =>
+  useMutation({
+    mutationFn: (isPublic: boolean) =>
+      request(mergedPlaylistSchema, 'PATCH', `/api/merged-playlists/${encodeURIComponent(id)}`, {
+        public: isPublic,
+      }),
+    onSuccess: (updated) => queryClient.setQueryData(mergedPlaylistQuery(id).queryKey, updated),
+  });
 
 /** Saves the merged playlist to the person's library: their lists of playlists are read again. */
 export const useSaveMergedPlaylist = () =>
@@ -69,15 +68,13 @@ export const useSaveMergedPlaylist = () =>
     onSuccess: () => invalidatePlaylists(),
   });
 
-export async function createInvitation(body: {
-  playlistId: string;
-  service: ServiceId;
-  friendEmail: string;
-}) {
-  const created = await request(createInvitationResponseSchema, 'POST', '/api/merge/invitations', body);
-  await queryClient.invalidateQueries({ queryKey: INVITATIONS_KEY });
-  return created;
-}
+/** A new invitation joins the person's list of invitations. */
+export const useCreateInvitation = () =>
+  useMutation({
+    mutationFn: (body: { playlistId: string; service: ServiceId; friendEmail: string }) =>
+      request(createInvitationResponseSchema, 'POST', '/api/merge/invitations', body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: INVITATIONS_KEY }),
+  });
 
 export async function acceptInvitation(token: string, body: AcceptInvitationRequest) {
   const merged = await request(
