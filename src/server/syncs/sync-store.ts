@@ -87,6 +87,32 @@ function playlistError(error: unknown, which: string): unknown {
   return error;
 }
 
+/**
+ * One two-way sync per pair of playlists (decision 0024): its runs are one at a time (the one-active-run
+ * index is per sync), so a second two-way sync over either playlist is refused.
+ */
+async function assertPairFree(db: Database, userId: string, input: CreateSyncRequest) {
+  const sides = [
+    { service: input.sourceService, id: input.sourcePlaylistId },
+    ...(input.destinationPlaylistId
+      ? [{ service: input.destinationService, id: input.destinationPlaylistId }]
+      : []),
+  ];
+  const existing = await db
+    .select()
+    .from(syncs)
+    .where(and(eq(syncs.userId, userId), eq(syncs.direction, 'two-way')));
+  const taken = existing.some((sync) =>
+    sides.some(
+      (side) =>
+        (sync.sourceService === side.service && sync.sourcePlaylistId === side.id) ||
+        (sync.destinationService === side.service && sync.destinationPlaylistId === side.id),
+    ),
+  );
+  if (taken)
+    throw conflict('That playlist is already in a two-way sync: change that sync, or delete it first.');
+}
+
 /** Creates a sync and starts its first run, which is always a preview. */
 export async function createSync(
   deps: AppDeps,
@@ -112,6 +138,7 @@ export async function createSync(
     }
     destinationUrl = existing.playlist.url ?? null;
   }
+  if (input.direction === 'two-way') await assertPairFree(deps.db, userId, input);
   if (
     input.direction === 'two-way' &&
     (source.playlist.isOwned === false || input.sourcePlaylistId.startsWith('import:'))

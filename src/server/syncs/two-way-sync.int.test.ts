@@ -305,6 +305,18 @@ describe('two-way sync', () => {
       direction: 'sideways',
     });
     expect(bad.status).toBe(400);
+    // One two-way sync per playlist: its runs are then one at a time for the pair.
+    const taken = ((await client.get('/api/syncs')).body as { syncs: Sync[] }).syncs[0];
+    const again = await client.post('/api/syncs', {
+      sourceService: 'spotify',
+      sourcePlaylistId: taken?.sourcePlaylistId ?? '',
+      destinationService: 'apple',
+      schedule: 'manual',
+      removals: false,
+      direction: 'two-way',
+    });
+    expect(again.status).toBe(409);
+    expect((again.body as { message: string }).message).toContain('already in a two-way sync');
     const oneWay = (await client.get('/api/syncs')).body as { syncs: Sync[] };
     expect(oneWay.syncs.length).toBeGreaterThan(0);
     expect(oneWay.syncs.every((sync) => sync.direction === 'two-way')).toBe(true);
