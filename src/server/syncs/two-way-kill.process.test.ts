@@ -108,7 +108,10 @@ describe('a two-way sync run survives a crash', () => {
       // Killed once the run has created the Apple playlist: it is adding or reading back.
       const writing = await waitUntil(
         current,
-        (item) => item?.lastRun?.status !== 'running' || item.destinationPlaylistId !== null,
+        (item) =>
+          // Still queued: not yet. Stopped (it should not have): the assertion below says so.
+          item?.lastRun?.status !== 'queued' &&
+          (item?.lastRun?.status !== 'running' || item.destinationPlaylistId !== null),
         180_000,
         100,
         100,
