@@ -19,8 +19,6 @@ const store = (file: string, owner: string): AllowEntry => ({
  */
 const PENDING_STORE_MOVES: readonly AllowEntry[] = [
   store('src/server/jobs/job-queue.ts', 'H5 (jobs)'),
-  store('src/server/syncs/sync-run-job.ts', 'H1 (syncs)'),
-  store('src/server/syncs/sync-schedule.ts', 'H1 (syncs)'),
   store('src/server/vault/backup-job.ts', 'H2 (vault)'),
   store('src/server/vault/backup-scheduler.ts', 'H2 (vault)'),
 ];

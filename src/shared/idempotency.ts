@@ -24,6 +24,7 @@ export const IDEMPOTENT_CREATES: readonly string[] = [
   '/api/batches/:batchId/transfer',
   '/api/syncs',
   '/api/syncs/:id/run',
+  '/api/syncs/:id/rebuild',
   '/api/links',
   '/api/claude/merge-playlists',
   '/api/save-playlist',

@@ -22,7 +22,9 @@ import type {
   StoredAlbumMatch,
   StoredCandidate,
   SyncedRecording,
+  SyncRunWrites,
   SyncTrackRecord,
+  TwoWayBase,
   VerificationMissing,
 } from './stored-json';
 
@@ -536,6 +538,12 @@ export const syncs = pgTable(
     nextRunAt: timestamp('next_run_at', { withTimezone: true }),
     /** The recordings this sync put in (or found in) the destination, by source key: how removals are told. */
     synced: jsonb('synced').$type<SyncedRecording[]>().notNull().default([]),
+    /** One way (source into destination) or both ways (decision 0024). */
+    direction: text('direction', { enum: ['one-way', 'two-way'] })
+      .notNull()
+      .default('one-way'),
+    /** Two-way: the state the last successful real run left, by recording; null before the first one. */
+    twoWayBase: jsonb('two_way_base').$type<TwoWayBase>(),
     createdAt: createdAt(),
   },
   (table) => [
@@ -562,6 +570,8 @@ export const syncRuns = pgTable(
       .default('queued'),
     /** The person confirmed the removals of a run that stopped for it. */
     removalsConfirmed: boolean('removals_confirmed').notNull().default(false),
+    /** Two-way: this run rebuilds the Apple Music playlist as a new one holding the merged state. */
+    rebuild: boolean('rebuild').notNull().default(false),
     added: jsonb('added').$type<SyncTrackRecord[]>().notNull().default([]),
     removed: jsonb('removed').$type<SyncTrackRecord[]>().notNull().default([]),
     listedRemovals: jsonb('listed_removals').$type<SyncTrackRecord[]>().notNull().default([]),
@@ -569,6 +579,13 @@ export const syncRuns = pgTable(
     unchanged: integer('unchanged').notNull().default(0),
     verifiedTracks: integer('verified_tracks'),
     verificationMissing: jsonb('verification_missing').$type<VerificationMissing[]>().notNull().default([]),
+    /** Two-way: added to and removed from the source side (`added`/`removed` are the destination's). */
+    addedToSource: jsonb('added_to_source').$type<SyncTrackRecord[]>().notNull().default([]),
+    removedFromSource: jsonb('removed_from_source').$type<SyncTrackRecord[]>().notNull().default([]),
+    /** Two-way: removed on one side and added again on the other, kept (the add wins), listed. */
+    conflicts: jsonb('conflicts').$type<SyncTrackRecord[]>().notNull().default([]),
+    /** Two-way: exactly what this run wrote on each side, for an undo (decision 0024). */
+    writes: jsonb('writes').$type<SyncRunWrites>(),
     error: text('error'),
     jobId: uuid('job_id'),
     createdAt: createdAt(),

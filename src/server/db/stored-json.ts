@@ -56,6 +56,50 @@ export interface SyncedRecording {
 
 export type { SyncTrack as SyncTrackRecord } from '../../shared/api/syncs';
 
+/** One side's copy of a recording in a two-way sync (decision 0024): enough to find, remove or add it again. */
+export interface SyncSideTrack {
+  id: string;
+  uri: string;
+  isrc: string | null;
+  name: string;
+  artists: string[];
+}
+
+/**
+ * A recording in a two-way sync's base state (decision 0024), keyed by recording: `isrc:<ISRC>` when either
+ * side knows one, else `pair:<source id>|<destination id>` (the matched pair), never a destination id alone.
+ * A side is null when the recording is not on that side (a removal that could not be applied is listed).
+ */
+export interface TwoWayBaseEntry {
+  key: string;
+  source: SyncSideTrack | null;
+  destination: SyncSideTrack | null;
+}
+
+/** What the last successful two-way run left: the recordings, and how many tracks it read on each side. */
+export interface TwoWayBase {
+  entries: TwoWayBaseEntry[];
+  sourceCount: number;
+  destinationCount: number;
+}
+
+/**
+ * Exactly what one two-way run wrote on each side (decision 0024), so that an undo can take it back:
+ * the playlist written, and the tracks added and removed there. `rebuiltFrom` names the Apple playlist a
+ * rebuild replaced (the new one is `playlistId`).
+ */
+export interface SyncSideWrites {
+  service: 'spotify' | 'apple';
+  playlistId: string | null;
+  added: SyncSideTrack[];
+  removed: SyncSideTrack[];
+  rebuiltFrom?: string | undefined;
+}
+export interface SyncRunWrites {
+  source: SyncSideWrites;
+  destination: SyncSideWrites;
+}
+
 /**
  * A saved album's match (issue 14): the source album, the destination album found for it (null: none,
  * its tracks were matched one by one) and that album's tracks, read once when matching.

@@ -209,6 +209,29 @@ const CASES: Record<string, () => Promise<CreateRequest>> = {
     );
     return { url: `/api/syncs/${sync.id}/run`, body: {}, count: own(syncRuns) };
   },
+  '/api/syncs/:id/rebuild': async () => {
+    const created = await person.client.post('/api/syncs', {
+      sourceService: 'spotify',
+      sourcePlaylistId: playlist('Gym Rotation').id,
+      destinationService: 'apple',
+      schedule: 'manual',
+      removals: false,
+      direction: 'two-way',
+    });
+    expect(created.status, created.text).toBe(201);
+    const { sync } = created.body as { sync: { id: string } };
+    const stopped = () =>
+      waitUntil(
+        async () =>
+          (await person.client.get(`/api/syncs/${sync.id}/runs`)).body as { runs: { status: string }[] },
+        ({ runs }) => runs.every((run) => run.status !== 'queued' && run.status !== 'running'),
+      );
+    await stopped();
+    // A rebuild needs a merged state: one real run first.
+    expect((await person.client.post(`/api/syncs/${sync.id}/run`, {})).status).toBe(202);
+    await stopped();
+    return { url: `/api/syncs/${sync.id}/rebuild`, count: own(syncRuns) };
+  },
   '/api/links': async () => ({ url: '/api/links', body: { name: unique('link') }, count: own(shareLinks) }),
   '/api/claude/merge-playlists': async () => ({
     url: '/api/claude/merge-playlists',

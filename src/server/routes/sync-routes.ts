@@ -15,6 +15,7 @@ import {
   listRuns,
   listSyncs,
   setPaused,
+  startRebuild,
   startRun,
 } from '../syncs/sync-store';
 
@@ -29,8 +30,11 @@ export function syncRoutes(deps: AppDeps) {
   };
   return new Hono<AppEnv>()
     .post('/syncs', async (c) => {
-      const user = proUser(c);
+      const user = requireUser(c);
+      assertPro(user.plan, FEATURE);
       const input = await readJson(c, createSyncRequestSchema);
+      // Two-way sync is Pro (issue 21, item 5), said in its own words.
+      if (input.direction === 'two-way') assertPro(user.plan, 'Two-way sync');
       return c.json((await createSync(deps, user.id, input)) satisfies CreateSyncResponse, 201);
     })
     .get('/syncs', async (c) => {
@@ -54,6 +58,10 @@ export function syncRoutes(deps: AppDeps) {
     .post('/syncs/:id/runs/:runId/confirm', async (c) => {
       const user = proUser(c);
       return c.json(await confirmRun(deps, user.id, c.req.param('id'), c.req.param('runId')), 202);
+    })
+    .post('/syncs/:id/rebuild', async (c) => {
+      const user = proUser(c);
+      return c.json(await startRebuild(deps, user.id, c.req.param('id')), 202);
     })
     .post('/syncs/:id/pause', async (c) => {
       const user = proUser(c);

@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   SYNC_PLAN_MESSAGE,
@@ -9,7 +8,6 @@ import {
 import { SERVICE_LABELS } from '../../shared/services';
 import { createMatchingTieBreaker } from '../ai/matching-tie-breaker';
 import type { AppDeps } from '../app-context';
-import { syncRuns, syncs, users } from '../db/schema';
 import type { SyncedRecording } from '../db/stored-json';
 import { defineJob } from '../jobs/define-job';
 import type { JobContext } from '../jobs/job-runner';
@@ -29,6 +27,8 @@ import { loadRules, ruledRow, ruleKeyOf } from '../transfers/match-rules';
 import { tracksToAdd } from '../transfers/transfer-job';
 import { verifyDestination } from '../transfers/verify-destination';
 import { nextRunAfter } from './sync-interval';
+import { finishRunRecord, loadRunContext, type SyncRunChange, updateRun, updateSync } from './sync-run-store';
+import { runTwoWay, syncMarker, twoWayStateSchema } from './two-way-run';
 
 /**
  * One run of a sync (issue 14, decision 0017), as a durable job:
@@ -51,7 +51,7 @@ export const SYNC_RUN_JOB = 'sync-run';
 const syncRunPayloadSchema = z.object({ runId: z.uuid() });
 type SyncRunPayload = z.infer<typeof syncRunPayloadSchema>;
 
-export const syncMarker = (syncId: string) => `crossfade-sync:${syncId.slice(0, 8)}`;
+export { syncMarker };
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -121,13 +121,17 @@ function destinationIndex(entries: PlaylistEntry[]) {
  * and verifies them as this run's.
  */
 const syncRunStateSchema = z.object({
-  planned: z.object({
-    keys: z.array(z.string()),
-    added: z.array(syncTrackSchema),
-    expected: z.array(z.object({ position: z.number().int().nonnegative(), track: normalizedTrackSchema })),
-    removedKeys: z.array(z.string()),
-    removed: z.array(syncTrackSchema),
-  }),
+  /** Two-way runs (decision 0024): what the run set out to write on each side. */
+  twoWay: twoWayStateSchema.optional(),
+  planned: z
+    .object({
+      keys: z.array(z.string()),
+      added: z.array(syncTrackSchema),
+      expected: z.array(z.object({ position: z.number().int().nonnegative(), track: normalizedTrackSchema })),
+      removedKeys: z.array(z.string()),
+      removed: z.array(syncTrackSchema),
+    })
+    .optional(),
 });
 type SyncRunState = z.infer<typeof syncRunStateSchema>;
 
@@ -142,21 +146,27 @@ const recordingOf = (sourceKey: string, track: NormalizedTrack): SyncedRecording
 
 export function createSyncRunJobHandler(deps: AppDeps) {
   return async ({ runId }: SyncRunPayload, context: JobContext<SyncRunState>) => {
-    const [run] = await deps.db.select().from(syncRuns).where(eq(syncRuns.id, runId));
+    const { run, sync, plan: ownerPlan } = await loadRunContext(deps.db, runId);
     if (!run) throw new PermanentJobError('The sync run no longer exists.');
-    const [sync] = await deps.db.select().from(syncs).where(eq(syncs.id, run.syncId));
     if (!sync) throw new PermanentJobError('The sync no longer exists.');
-    const [owner] = await deps.db.select({ plan: users.plan }).from(users).where(eq(users.id, sync.userId));
-    const finish = async (change: Partial<typeof syncRuns.$inferInsert>) => {
-      await deps.db
-        .update(syncRuns)
-        .set({ ...change, completedAt: new Date() })
-        .where(eq(syncRuns.id, runId));
-    };
+    const finish = (change: SyncRunChange) => finishRunRecord(deps.db, runId, change);
     try {
       // A run queued before a downgrade does not run on the Free plan.
-      if (owner?.plan === 'free') throw new PermanentJobError(SYNC_PLAN_MESSAGE);
-      await deps.db.update(syncRuns).set({ status: 'running' }).where(eq(syncRuns.id, runId));
+      if (ownerPlan === 'free') throw new PermanentJobError(SYNC_PLAN_MESSAGE);
+      await updateRun(deps.db, runId, { status: 'running' });
+      if (sync.direction === 'two-way') {
+        return await runTwoWay(
+          deps,
+          { run, sync, finish },
+          {
+            job: context.job,
+            state: context.state?.twoWay,
+            checkpoint: (twoWay, progress) => context.checkpoint({ twoWay }, progress),
+            progress: (progress) => context.progress(progress),
+            holdLease: () => context.holdLease(),
+          },
+        );
+      }
       const progress = (phase: string, message?: string) =>
         context
           .progress({ done: 0, total: 0, phase, ...(message ? { message } : {}) })
@@ -319,7 +329,7 @@ export function createSyncRunJobHandler(deps: AppDeps) {
       const plannedRemovedKeys = new Set(previous?.removedKeys ?? []);
       const freshAdds = toAdd.filter((item) => !plannedKeys.has(item.key));
       const freshRemovals = removals.filter((recording) => !plannedRemovedKeys.has(recording.sourceKey));
-      const plan: SyncRunState['planned'] = {
+      const plan: NonNullable<SyncRunState['planned']> = {
         keys: [...plannedKeys, ...freshAdds.map((item) => item.key)],
         added: [...(previous?.added ?? []), ...freshAdds.map((item) => named(item.track))],
         expected: [
@@ -329,11 +339,14 @@ export function createSyncRunJobHandler(deps: AppDeps) {
         removedKeys: [...plannedRemovedKeys, ...freshRemovals.map((recording) => recording.sourceKey)],
         removed: [...(previous?.removed ?? []), ...freshRemovals.map((recording) => named(recording))],
       };
-      await context.checkpoint({ planned: plan } satisfies SyncRunState, {
-        done: 0,
-        total: plan.expected.length,
-        phase: 'adding',
-      });
+      await context.checkpoint(
+        { planned: plan },
+        {
+          done: 0,
+          total: plan.expected.length,
+          phase: 'adding',
+        },
+      );
       const planKeys = new Set(plan.keys);
 
       // Writes: create the destination on the first real run, add in source order, remove, read back.
@@ -344,10 +357,10 @@ export function createSyncRunJobHandler(deps: AppDeps) {
           `Kept in sync with ${SERVICE_LABELS[sync.sourceService]} by Crossfade (${syncMarker(sync.id)})`,
         );
         playlistId = created.id;
-        await deps.db
-          .update(syncs)
-          .set({ destinationPlaylistId: created.id, destinationUrl: created.url || null })
-          .where(eq(syncs.id, sync.id));
+        await updateSync(deps.db, sync.id, {
+          destinationPlaylistId: created.id,
+          destinationUrl: created.url || null,
+        });
       }
       const targetId = playlistId;
       if (toAdd.length > 0) {
@@ -380,14 +393,11 @@ export function createSyncRunJobHandler(deps: AppDeps) {
         // Listed removals stay known, so the next run lists them again until they are gone.
         ...gone.filter((recording) => !removedKeys.has(recording.sourceKey)),
       ];
-      await deps.db
-        .update(syncs)
-        .set({
-          synced: nextSynced,
-          sourcePlaylistName: source.playlist.name,
-          nextRunAt: nextRunAfter(sync.schedule, new Date()),
-        })
-        .where(eq(syncs.id, sync.id));
+      await updateSync(deps.db, sync.id, {
+        synced: nextSynced,
+        sourcePlaylistName: source.playlist.name,
+        nextRunAt: nextRunAfter(sync.schedule, new Date()),
+      });
       await finish({
         status: 'succeeded',
         ...planned,

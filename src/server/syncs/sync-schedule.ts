@@ -1,8 +1,7 @@
-import { and, eq, isNotNull, lte, ne } from 'drizzle-orm';
 import type { AppDeps } from '../app-context';
-import { syncs, users } from '../db/schema';
 import { DomainError } from '../domain-errors';
 import { nextRunAfter } from './sync-interval';
+import { dueSyncs, moveNextRun } from './sync-run-store';
 import { startRun } from './sync-store';
 
 /** How often the scheduler looks for due syncs. */
@@ -15,29 +14,13 @@ export const SYNC_SCHEDULER_INTERVAL_MS = 5 * 60_000;
  * it due. Answers how many runs this call started.
  */
 export async function scheduleDueSyncs(deps: AppDeps, now = new Date()): Promise<number> {
-  const due = await deps.db
-    .select({ id: syncs.id, userId: syncs.userId, schedule: syncs.schedule, nextRunAt: syncs.nextRunAt })
-    .from(syncs)
-    .innerJoin(users, eq(users.id, syncs.userId))
-    // Free accounts keep their syncs, but they do not run (sync is Pro).
-    .where(
-      and(
-        eq(syncs.paused, false),
-        isNotNull(syncs.nextRunAt),
-        lte(syncs.nextRunAt, now),
-        ne(users.plan, 'free'),
-      ),
-    );
+  // Free accounts keep their syncs, but they do not run (sync is Pro).
+  const due = await dueSyncs(deps.db, now);
   let started = 0;
   for (const sync of due) {
     if (!sync.nextRunAt) continue;
     // Only the process that moves the next run on starts the run.
-    const moved = await deps.db
-      .update(syncs)
-      .set({ nextRunAt: nextRunAfter(sync.schedule, now) })
-      .where(and(eq(syncs.id, sync.id), eq(syncs.nextRunAt, sync.nextRunAt)))
-      .returning({ id: syncs.id });
-    if (moved.length === 0) continue;
+    if (!(await moveNextRun(deps.db, sync.id, sync.nextRunAt, nextRunAfter(sync.schedule, now)))) continue;
     const run = await startRun(deps, sync.userId, sync.id, { trigger: 'scheduled' }).catch(
       (error: unknown) => {
         // A run already under way is the usual reason (409); anything else is worth a line in the log.

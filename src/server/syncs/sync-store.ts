@@ -28,6 +28,7 @@ export function toSyncRunView(run: SyncRunRecord): SyncRun {
     dryRun: run.dryRun,
     trigger: run.trigger,
     status: run.status,
+    rebuild: run.rebuild,
     added: run.added,
     removed: run.removed,
     listedRemovals: run.listedRemovals,
@@ -35,6 +36,9 @@ export function toSyncRunView(run: SyncRunRecord): SyncRun {
     unchanged: run.unchanged,
     verifiedTracks: run.verifiedTracks,
     verificationMissing: run.verificationMissing,
+    addedToSource: run.addedToSource,
+    removedFromSource: run.removedFromSource,
+    conflicts: run.conflicts,
     error: run.error,
     jobId: run.jobId,
     createdAt: run.createdAt.toISOString(),
@@ -53,6 +57,7 @@ function toSyncView(sync: SyncRecord, lastRun: SyncRunRecord | undefined): Sync 
     destinationUrl: sync.destinationUrl,
     schedule: sync.schedule,
     removals: sync.removals,
+    direction: sync.direction,
     paused: sync.paused,
     nextRunAt: sync.paused ? null : iso(sync.nextRunAt),
     lastRun: lastRun ? toSyncRunView(lastRun) : null,
@@ -82,6 +87,32 @@ function playlistError(error: unknown, which: string): unknown {
   return error;
 }
 
+/**
+ * One two-way sync per pair of playlists (decision 0024): its runs are one at a time (the one-active-run
+ * index is per sync), so a second two-way sync over either playlist is refused.
+ */
+async function assertPairFree(db: Database, userId: string, input: CreateSyncRequest) {
+  const sides = [
+    { service: input.sourceService, id: input.sourcePlaylistId },
+    ...(input.destinationPlaylistId
+      ? [{ service: input.destinationService, id: input.destinationPlaylistId }]
+      : []),
+  ];
+  const existing = await db
+    .select()
+    .from(syncs)
+    .where(and(eq(syncs.userId, userId), eq(syncs.direction, 'two-way')));
+  const taken = existing.some((sync) =>
+    sides.some(
+      (side) =>
+        (sync.sourceService === side.service && sync.sourcePlaylistId === side.id) ||
+        (sync.destinationService === side.service && sync.destinationPlaylistId === side.id),
+    ),
+  );
+  if (taken)
+    throw conflict('That playlist is already in a two-way sync: change that sync, or delete it first.');
+}
+
 /** Creates a sync and starts its first run, which is always a preview. */
 export async function createSync(
   deps: AppDeps,
@@ -107,6 +138,15 @@ export async function createSync(
     }
     destinationUrl = existing.playlist.url ?? null;
   }
+  if (input.direction === 'two-way') await assertPairFree(deps.db, userId, input);
+  if (
+    input.direction === 'two-way' &&
+    (source.playlist.isOwned === false || input.sourcePlaylistId.startsWith('import:'))
+  ) {
+    throw badRequest(
+      'A two-way sync writes to both playlists: choose one of your own playlists on each side.',
+    );
+  }
   const [sync] = await deps.db
     .insert(syncs)
     .values({
@@ -119,6 +159,7 @@ export async function createSync(
       destinationUrl,
       schedule: input.schedule,
       removals: input.removals,
+      direction: input.direction,
       nextRunAt: nextRunAfter(input.schedule, new Date()),
     })
     .returning();
@@ -160,7 +201,7 @@ export async function startRun(
   deps: AppDeps,
   userId: string,
   syncId: string,
-  options: { trigger: SyncRun['trigger']; dryRun?: boolean | undefined },
+  options: { trigger: SyncRun['trigger']; dryRun?: boolean | undefined; rebuild?: boolean },
 ): Promise<SyncRun> {
   const sync = await ownSync(deps.db, userId, syncId);
   if (sync.paused && options.trigger !== 'first') {
@@ -175,7 +216,13 @@ export async function startRun(
   const run = await deps.db.transaction(async (tx) => {
     const [inserted] = await tx
       .insert(syncRuns)
-      .values({ syncId: sync.id, userId, dryRun, trigger: options.trigger })
+      .values({
+        syncId: sync.id,
+        userId,
+        dryRun,
+        trigger: options.trigger,
+        rebuild: options.rebuild === true,
+      })
       .onConflictDoNothing()
       .returning();
     if (!inserted) return undefined;
@@ -195,6 +242,22 @@ export async function startRun(
   if (!run) throw conflict(ALREADY_RUNNING);
   deps.jobs.poke();
   return toSyncRunView(run);
+}
+
+/**
+ * Two-way (decision 0024): a run that rebuilds the Apple Music side as a new playlist holding exactly the
+ * merged state (removals cannot be applied to an Apple Music playlist). Not before a preview has run.
+ */
+export async function startRebuild(deps: AppDeps, userId: string, syncId: string): Promise<SyncRun> {
+  const sync = await ownSync(deps.db, userId, syncId);
+  if (sync.direction !== 'two-way') throw badRequest('Only a two-way sync rebuilds a playlist.');
+  if (sync.sourceService !== 'apple' && sync.destinationService !== 'apple') {
+    throw badRequest(
+      'Only an Apple Music playlist is rebuilt: Spotify playlists have their removals applied.',
+    );
+  }
+  if (!sync.twoWayBase) throw conflict('Run this sync once before rebuilding: there is nothing merged yet.');
+  return startRun(deps, userId, syncId, { trigger: 'manual', rebuild: true });
 }
 
 /** Runs a sync that stopped for the person's confirmation again, this time applying its removals. */

@@ -19,6 +19,17 @@ export const SYNC_PLAN_MESSAGE = 'Sync is a Pro feature. Upgrade to Pro or Vault
 /** A run that would remove more than this share of the destination stops for the person's confirmation. */
 export const SYNC_REMOVAL_CONFIRM_SHARE = 0.1;
 
+export const SYNC_DIRECTIONS = ['one-way', 'two-way'] as const;
+export const syncDirectionSchema = z.enum(SYNC_DIRECTIONS);
+export type SyncDirection = z.infer<typeof syncDirectionSchema>;
+
+/** The one conflict rule of a two-way sync (decision 0024), stated on the page. */
+export const TWO_WAY_CONFLICT_RULE =
+  'When a song is removed on one side and added (again) on the other, the add wins: the song stays on both sides, and the run lists it.';
+
+/** A side whose read returns less than this share of what the last run saw stops the run for the person. */
+export const SYNC_COLLAPSED_READ_SHARE = 0.5;
+
 const playlistId = () => text().trim().min(1, 'Choose a playlist.').max(200, 'That playlist id is too long.');
 
 export const createSyncRequestSchema = z
@@ -30,6 +41,8 @@ export const createSyncRequestSchema = z
     destinationPlaylistId: playlistId().optional(),
     schedule: syncScheduleSchema,
     removals: z.boolean(),
+    /** One way (default) or both ways (Pro; decision 0024). */
+    direction: syncDirectionSchema.default('one-way'),
   })
   .strict()
   .refine(
@@ -63,6 +76,8 @@ export const syncRunSchema = z.object({
   dryRun: z.boolean(),
   trigger: z.enum(['manual', 'scheduled', 'first']),
   status: syncRunStatusSchema,
+  /** Two-way: this run rebuilds the Apple Music playlist as a new one holding the merged state. */
+  rebuild: z.boolean().default(false),
   /** Added to the destination (a preview: what would be added), in source order. */
   added: z.array(syncTrackSchema),
   /** Removed from the destination (a preview, or a run waiting for confirmation: what would be removed). */
@@ -76,6 +91,12 @@ export const syncRunSchema = z.object({
   /** Of `added`, how many the read-back found; null for previews and runs that added nothing yet. */
   verifiedTracks: z.number().int().nullable(),
   verificationMissing: z.array(verificationMissingSchema),
+  /** Two-way: added to the source side from the destination (a preview: what would be added). */
+  addedToSource: z.array(syncTrackSchema).default([]),
+  /** Two-way: removed from the source side because the destination removed them. */
+  removedFromSource: z.array(syncTrackSchema).default([]),
+  /** Two-way: removed on one side and added (again) on the other: kept on both, the add wins. */
+  conflicts: z.array(syncTrackSchema).default([]),
   error: text().nullable(),
   jobId: text().nullable(),
   createdAt: text(),
@@ -93,6 +114,7 @@ export const syncSchema = z.object({
   destinationUrl: text().nullable(),
   schedule: syncScheduleSchema,
   removals: z.boolean(),
+  direction: syncDirectionSchema,
   paused: z.boolean(),
   nextRunAt: text().nullable(),
   lastRun: syncRunSchema.nullable(),

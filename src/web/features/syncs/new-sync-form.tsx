@@ -1,13 +1,17 @@
-import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { SYNC_SCHEDULES, type SyncSchedule } from '../../../shared/api/syncs';
+import {
+  SYNC_SCHEDULES,
+  type SyncDirection,
+  type SyncSchedule,
+  TWO_WAY_CONFLICT_RULE,
+} from '../../../shared/api/syncs';
 import { SERVICE_LABELS, type ServiceId } from '../../../shared/services';
 import { sameNameDetails, withTwinDetails } from '../../components/playlist-twins';
 import { Button } from '../../components/ui/button';
 import { toast } from '../../hooks/use-toast';
 import { serverMessage } from '../../lib/api-client';
 import { usePlaylistsOf } from '../playlists';
-import { createSync } from './syncs-api';
+import { useCreateSync } from './syncs-api';
 
 const SERVICES: ServiceId[] = ['spotify', 'apple'];
 const selectClass = 'h-10 rounded-md border border-slate-300 bg-white px-2 text-sm';
@@ -21,6 +25,7 @@ export function NewSyncForm() {
   const [destinationPlaylistId, setDestinationPlaylistId] = useState(NEW_PLAYLIST);
   const [schedule, setSchedule] = useState<SyncSchedule>('daily');
   const [removals, setRemovals] = useState(false);
+  const [direction, setDirection] = useState<SyncDirection>('one-way');
   const playlists = usePlaylistsOf(SERVICES);
   const listOf = (service: ServiceId) =>
     (playlists.data ?? [])
@@ -28,31 +33,33 @@ export function NewSyncForm() {
       ?.playlists.filter((playlist) => (playlist.kind ?? 'playlist') === 'playlist') ?? [];
   // Same-named playlists say what tells them apart (issue 23).
   const twinsOf = (service: ServiceId) => sameNameDetails(listOf(service));
-  const create = useMutation({
-    mutationFn: () =>
-      createSync({
+  const create = useCreateSync();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(
+      {
         sourceService,
         sourcePlaylistId,
         destinationService,
         ...(destinationPlaylistId === NEW_PLAYLIST ? {} : { destinationPlaylistId }),
         schedule,
         removals,
-      }),
-    onSuccess: () =>
-      toast({
-        title: 'Sync created',
-        description: 'Its first run is a preview: see what it would change below.',
-      }),
-    onError: (error) =>
-      toast({
-        title: 'The sync could not be created',
-        description: serverMessage(error) ?? 'Please try again.',
-        variant: 'destructive',
-      }),
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
+        direction,
+      },
+      {
+        onSuccess: () =>
+          toast({
+            title: 'Sync created',
+            description: 'Its first run is a preview: see what it would change below.',
+          }),
+        onError: (error) =>
+          toast({
+            title: 'The sync could not be created',
+            description: serverMessage(error) ?? 'Please try again.',
+            variant: 'destructive',
+          }),
+      },
+    );
   };
   return (
     <form
@@ -143,10 +150,35 @@ export function NewSyncForm() {
           </select>
         </label>
       </div>
+      <fieldset className="grid gap-1 text-sm">
+        <legend className="font-medium">Direction</legend>
+        <label className="flex items-center gap-2">
+          <input
+            type="radio"
+            name="direction"
+            value="one-way"
+            checked={direction === 'one-way'}
+            onChange={() => setDirection('one-way')}
+          />
+          One way: the source's changes go to the destination
+        </label>
+        <label className="flex items-center gap-2">
+          <input
+            type="radio"
+            name="direction"
+            value="two-way"
+            checked={direction === 'two-way'}
+            onChange={() => setDirection('two-way')}
+          />
+          Two ways: changes on either side go to the other (Pro)
+        </label>
+        {direction === 'two-way' ? <p className="text-slate-600">{TWO_WAY_CONFLICT_RULE}</p> : null}
+      </fieldset>
       <label className="flex items-center gap-2 text-sm">
         <input type="checkbox" checked={removals} onChange={(event) => setRemovals(event.target.checked)} />
-        Remove from the destination what is removed from the source (Spotify only; Apple Music playlists
-        cannot lose tracks, so removals there are listed)
+        {direction === 'two-way'
+          ? 'Apply removals to the other side (Spotify only; Apple Music playlists cannot lose tracks, so removals there are listed with an offer to rebuild)'
+          : 'Remove from the destination what is removed from the source (Spotify only; Apple Music playlists cannot lose tracks, so removals there are listed)'}
       </label>
       {playlists.isError ? (
         <p role="alert" className="text-sm text-red-800">

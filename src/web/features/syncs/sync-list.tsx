@@ -1,12 +1,19 @@
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { Sync, SyncRun, SyncTrack } from '../../../shared/api/syncs';
+import { type Sync, type SyncRun, type SyncTrack, TWO_WAY_CONFLICT_RULE } from '../../../shared/api/syncs';
 import { SERVICE_LABELS } from '../../../shared/services';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../hooks/use-toast';
 import { serverMessage } from '../../lib/api-client';
-import { confirmSyncRun, deleteSync, runSync, setSyncPaused, useSyncRuns, useSyncs } from './syncs-api';
+import {
+  useConfirmSyncRun,
+  useDeleteSync,
+  useRebuildSync,
+  useRunSync,
+  useSetSyncPaused,
+  useSyncRuns,
+  useSyncs,
+} from './syncs-api';
 
 const SCHEDULE_LABELS: Record<Sync['schedule'], string> = {
   manual: 'Only when you run it',
@@ -51,20 +58,18 @@ export function SyncList() {
   );
 }
 
-function useAction(title: string, action: () => Promise<unknown>) {
-  return useMutation({
-    mutationFn: action,
-    onError: (error) =>
-      toast({ title, description: serverMessage(error) ?? 'Please try again.', variant: 'destructive' }),
-  });
-}
+/** The toast of a write that failed, with the server's message. */
+const failed = (title: string) => ({
+  onError: (error: Error) =>
+    toast({ title, description: serverMessage(error) ?? 'Please try again.', variant: 'destructive' }),
+});
 
 function SyncItem({ sync }: { sync: Sync }) {
   const [showHistory, setShowHistory] = useState(false);
-  const run = useAction('The sync could not run', () => runSync(sync.id, false));
-  const preview = useAction('The preview could not start', () => runSync(sync.id, true));
-  const pause = useAction('The sync could not be paused', () => setSyncPaused(sync.id, !sync.paused));
-  const remove = useAction('The sync could not be deleted', () => deleteSync(sync.id));
+  const runs = useRunSync(sync.id);
+  const pause = useSetSyncPaused(sync.id);
+  const remove = useDeleteSync(sync.id);
+  const twoWay = sync.direction === 'two-way';
   const busy = ['queued', 'running'].includes(sync.lastRun?.status ?? '');
   const name = sync.sourcePlaylistName ?? sync.sourcePlaylistId;
   return (
@@ -75,10 +80,12 @@ function SyncItem({ sync }: { sync: Sync }) {
       <div>
         <h2 className="font-medium text-slate-900">{name}</h2>
         <p className="text-sm text-slate-600">
-          {SERVICE_LABELS[sync.sourceService]} → {SERVICE_LABELS[sync.destinationService]} ·{' '}
-          {SCHEDULE_LABELS[sync.schedule]} · removals {sync.removals ? 'on' : 'off'}
+          {SERVICE_LABELS[sync.sourceService]} {twoWay ? '⇄' : '→'} {SERVICE_LABELS[sync.destinationService]}{' '}
+          · {twoWay ? 'Two-way' : 'One-way'} · {SCHEDULE_LABELS[sync.schedule]} · removals{' '}
+          {sync.removals ? 'on' : 'off'}
           {sync.paused ? ' · paused' : ''}
         </p>
+        {twoWay ? <p className="text-sm text-slate-600">{TWO_WAY_CONFLICT_RULE}</p> : null}
         {sync.lastRun ? (
           <p className="text-sm text-slate-700">
             Last run: {STATUS_LABELS[sync.lastRun.status]}
@@ -87,18 +94,27 @@ function SyncItem({ sync }: { sync: Sync }) {
         ) : null}
       </div>
       <div className="flex flex-wrap gap-2">
-        <Button size="sm" disabled={busy || sync.paused || run.isPending} onClick={() => run.mutate()}>
+        <Button
+          size="sm"
+          disabled={busy || sync.paused || runs.isPending}
+          onClick={() => runs.mutate(false, failed('The sync could not run'))}
+        >
           Run now
         </Button>
         <Button
           size="sm"
           variant="outline"
-          disabled={busy || sync.paused || preview.isPending}
-          onClick={() => preview.mutate()}
+          disabled={busy || sync.paused || runs.isPending}
+          onClick={() => runs.mutate(true, failed('The preview could not start'))}
         >
           Preview
         </Button>
-        <Button size="sm" variant="outline" disabled={pause.isPending} onClick={() => pause.mutate()}>
+        <Button
+          size="sm"
+          variant="outline"
+          disabled={pause.isPending}
+          onClick={() => pause.mutate(!sync.paused, failed('The sync could not be paused'))}
+        >
           {sync.paused ? 'Resume' : 'Pause'}
         </Button>
         <Button size="sm" variant="outline" onClick={() => setShowHistory((shown) => !shown)}>
@@ -109,21 +125,56 @@ function SyncItem({ sync }: { sync: Sync }) {
           variant="destructive"
           disabled={remove.isPending}
           onClick={() => {
-            if (window.confirm('Delete this sync? The destination playlist stays as it is.')) remove.mutate();
+            if (window.confirm('Delete this sync? The destination playlist stays as it is.'))
+              remove.mutate(undefined, failed('The sync could not be deleted'));
           }}
         >
           Delete
         </Button>
       </div>
+      {twoWay && sync.lastRun ? <AppleRemovals sync={sync} run={sync.lastRun} busy={busy} /> : null}
       {showHistory || sync.lastRun?.status === 'needs_confirmation' ? <SyncHistory sync={sync} /> : null}
     </article>
   );
 }
 
-function TrackList({ label, tracks }: { label: string; tracks: SyncTrack[] }) {
+/**
+ * Two-way with Apple Music: removals Apple cannot apply, listed, with the offer to rebuild the Apple
+ * playlist as a new one holding exactly what the sync holds.
+ */
+function AppleRemovals({ sync, run, busy }: { sync: Sync; run: SyncRun; busy: boolean }) {
+  const rebuild = useRebuildSync(sync.id);
+  const hasApple = sync.sourceService === 'apple' || sync.destinationService === 'apple';
+  if (!hasApple || run.dryRun || run.listedRemovals.length === 0) return null;
+  return (
+    <section
+      aria-label="Removals Apple Music cannot apply"
+      className="grid gap-2 rounded border border-amber-200 bg-amber-50 p-3"
+    >
+      <p className="text-sm text-slate-800">
+        {run.listedRemovals.length} song{run.listedRemovals.length === 1 ? ' was' : 's were'} removed on one
+        side but stay{run.listedRemovals.length === 1 ? 's' : ''} in the other playlist: Apple Music playlists
+        cannot have songs removed. Rebuild the Apple Music playlist as a new playlist that holds exactly what
+        the sync holds; the sync keeps the new one in step, the old one stays as it is.
+      </p>
+      <TrackList label="Listed removals" tracks={run.listedRemovals} open />
+      <div>
+        <Button
+          size="sm"
+          disabled={busy || rebuild.isPending}
+          onClick={() => rebuild.mutate(undefined, failed('The Apple Music playlist could not be rebuilt'))}
+        >
+          Rebuild the Apple Music playlist
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+function TrackList({ label, tracks, open = false }: { label: string; tracks: SyncTrack[]; open?: boolean }) {
   if (tracks.length === 0) return null;
   return (
-    <details className="text-sm">
+    <details className="text-sm" open={open}>
       <summary>
         {label}: {tracks.length}
       </summary>
@@ -154,16 +205,19 @@ function SyncHistory({ sync }: { sync: Sync }) {
     <ol className="grid gap-2" aria-label="Run history">
       {runs.data.runs.map((run) => (
         <li key={run.id} className="rounded border border-slate-100 p-3">
-          <RunItem syncId={sync.id} run={run} />
+          <RunItem sync={sync} run={run} />
         </li>
       ))}
     </ol>
   );
 }
 
-function RunItem({ syncId, run }: { syncId: string; run: SyncRun }) {
-  const confirm = useAction('The removals could not be confirmed', () => confirmSyncRun(syncId, run.id));
+function RunItem({ sync, run }: { sync: Sync; run: SyncRun }) {
+  const confirm = useConfirmSyncRun(sync.id, run.id);
   const verb = run.dryRun || run.status === 'needs_confirmation' ? 'would be ' : '';
+  const twoWay = sync.direction === 'two-way';
+  const source = SERVICE_LABELS[sync.sourceService];
+  const destination = SERVICE_LABELS[sync.destinationService];
   return (
     <div className="grid gap-1">
       <p className="text-sm font-medium text-slate-900">
@@ -171,20 +225,48 @@ function RunItem({ syncId, run }: { syncId: string; run: SyncRun }) {
         {STATUS_LABELS[run.status]}
       </p>
       <p className="text-sm text-slate-700">
-        {run.added.length} {verb}added, {run.removed.length} {verb}removed, {run.unchanged} already there
-        {run.verifiedTracks !== null ? ` · verified: ${run.verifiedTracks} of ${run.added.length}` : ''}
+        {twoWay
+          ? `${destination}: ${run.added.length} ${verb}added, ${run.removed.length} ${verb}removed · ${source}: ${run.addedToSource.length} ${verb}added, ${run.removedFromSource.length} ${verb}removed · ${run.unchanged} on both`
+          : `${run.added.length} ${verb}added, ${run.removed.length} ${verb}removed, ${run.unchanged} already there`}
+        {run.verifiedTracks !== null
+          ? ` · verified: ${run.verifiedTracks} of ${run.added.length + run.addedToSource.length}`
+          : ''}
       </p>
       {run.error ? <p className="text-sm text-red-800">{run.error}</p> : null}
       {run.status === 'needs_confirmation' ? (
         <div>
-          <Button size="sm" disabled={confirm.isPending} onClick={() => confirm.mutate()}>
-            Confirm the removals and run
+          <Button
+            size="sm"
+            disabled={confirm.isPending}
+            onClick={() => confirm.mutate(undefined, failed('The run could not be confirmed'))}
+          >
+            {twoWay ? 'Confirm and run' : 'Confirm the removals and run'}
           </Button>
         </div>
       ) : null}
-      <TrackList label={run.dryRun ? 'Would add' : 'Added'} tracks={run.added} />
-      <TrackList label={run.dryRun ? 'Would remove' : 'Removed'} tracks={run.removed} />
-      <TrackList label="Gone from the source, left in place" tracks={run.listedRemovals} />
+      <TrackList
+        label={`${run.dryRun ? 'Would add' : 'Added'}${twoWay ? ` to ${destination}` : ''}`}
+        tracks={run.added}
+      />
+      <TrackList
+        label={`${run.dryRun ? 'Would remove' : 'Removed'}${twoWay ? ` from ${destination}` : ''}`}
+        tracks={run.removed}
+      />
+      <TrackList label={`${run.dryRun ? 'Would add' : 'Added'} to ${source}`} tracks={run.addedToSource} />
+      <TrackList
+        label={`${run.dryRun ? 'Would remove' : 'Removed'} from ${source}`}
+        tracks={run.removedFromSource}
+      />
+      <TrackList
+        label="Removed on one side, added on the other: kept (the add wins)"
+        tracks={run.conflicts}
+      />
+      <TrackList
+        label={
+          twoWay ? 'Removed on one side, left in place on the other' : 'Gone from the source, left in place'
+        }
+        tracks={run.listedRemovals}
+      />
       <TrackList label="Not added" tracks={run.notAdded} />
       <TrackList
         label="Still missing after verification"

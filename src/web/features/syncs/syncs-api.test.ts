@@ -8,6 +8,7 @@ const run = (id: string, status: SyncRunStatus, dryRun = false): SyncRun => ({
   dryRun,
   trigger: 'manual',
   status,
+  rebuild: false,
   added: [],
   removed: [],
   listedRemovals: [],
@@ -15,13 +16,16 @@ const run = (id: string, status: SyncRunStatus, dryRun = false): SyncRun => ({
   unchanged: 0,
   verifiedTracks: null,
   verificationMissing: [],
+  addedToSource: [],
+  removedFromSource: [],
+  conflicts: [],
   error: null,
   jobId: null,
   createdAt: '2026-11-26T00:00:00.000Z',
   completedAt: null,
 });
 
-const list = (lastRun: SyncRun | null): SyncList => {
+const list = (lastRun: SyncRun | null, direction: Sync['direction'] = 'one-way'): SyncList => {
   const sync: Sync = {
     id: 'sync-1',
     sourceService: 'spotify',
@@ -32,6 +36,7 @@ const list = (lastRun: SyncRun | null): SyncList => {
     destinationUrl: null,
     schedule: 'daily',
     removals: false,
+    direction,
     paused: false,
     nextRunAt: null,
     lastRun,
@@ -50,6 +55,14 @@ describe('the playlists a sync run wrote are read again', () => {
   it('when a run started and finished between two reads ("Run now" on a short sync)', () => {
     const before = list(run('r1', 'succeeded', true));
     expect([...destinationsWrittenSince(before, list(run('r2', 'succeeded')))]).toEqual(['apple']);
+  });
+
+  it('on both sides for a two-way sync', () => {
+    const before = list(run('r2', 'running'), 'two-way');
+    expect([...destinationsWrittenSince(before, list(run('r2', 'succeeded'), 'two-way'))].sort()).toEqual([
+      'apple',
+      'spotify',
+    ]);
   });
 
   it('not for a preview, a run still under way, a run already seen stopped, or the first read', () => {

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import {
   type CreateSyncRequest,
   createSyncResponseSchema,
@@ -49,7 +49,10 @@ export function destinationsWrittenSince(before: SyncList | undefined, after: Sy
     if (!run || run.dryRun || UNDER_WAY.includes(run.status)) continue;
     const was = before.syncs.find((old) => old.id === sync.id)?.lastRun;
     const seenStopped = was?.id === run.id && !UNDER_WAY.includes(was.status);
-    if (!seenStopped) services.add(sync.destinationService);
+    if (seenStopped) continue;
+    services.add(sync.destinationService);
+    // A two-way run writes on both sides.
+    if (sync.direction === 'two-way') services.add(sync.sourceService);
   }
   return services;
 }
@@ -77,34 +80,43 @@ const syncsChanged = () => queryClient.invalidateQueries({ queryKey: SYNCS_KEY }
 
 const syncPath = (id: string, action = '') => `/api/syncs/${encodeURIComponent(id)}${action}`;
 
-export async function createSync(input: CreateSyncRequest) {
-  const created = await request(createSyncResponseSchema, 'POST', '/api/syncs', input);
-  await syncsChanged();
-  return created;
+async function createSync(input: CreateSyncRequest) {
+  return request(createSyncResponseSchema, 'POST', '/api/syncs', input);
 }
 
-export async function runSync(id: string, dryRun: boolean) {
-  const run = await request(syncRunSchema, 'POST', syncPath(id, '/run'), dryRun ? { dryRun: true } : {});
-  await syncsChanged();
-  return run;
-}
+/** Every write on syncs is one of these mutations; each reads the list and the histories again. */
+export const useCreateSync = () => useMutation({ mutationFn: createSync, onSettled: syncsChanged });
 
-export async function confirmSyncRun(id: string, runId: string) {
-  const run = await request(
-    syncRunSchema,
-    'POST',
-    syncPath(id, `/runs/${encodeURIComponent(runId)}/confirm`),
-  );
-  await syncsChanged();
-  return run;
-}
+export const useRunSync = (id: string) =>
+  useMutation({
+    mutationFn: (dryRun: boolean) =>
+      request(syncRunSchema, 'POST', syncPath(id, '/run'), dryRun ? { dryRun: true } : {}),
+    onSettled: syncsChanged,
+  });
 
-export async function setSyncPaused(id: string, paused: boolean) {
-  await request(syncSchema, 'POST', syncPath(id, paused ? '/pause' : '/resume'));
-  await syncsChanged();
-}
+/** Runs again a run that stopped for the person (removals over 10 %, or a side that read less than half). */
+export const useConfirmSyncRun = (id: string, runId: string) =>
+  useMutation({
+    mutationFn: () =>
+      request(syncRunSchema, 'POST', syncPath(id, `/runs/${encodeURIComponent(runId)}/confirm`)),
+    onSettled: syncsChanged,
+  });
 
-export async function deleteSync(id: string) {
-  await request(noContentSchema, 'DELETE', syncPath(id));
-  await syncsChanged();
-}
+/** Two-way with Apple Music: a new Apple playlist holding exactly the merged state (decision 0024). */
+export const useRebuildSync = (id: string) =>
+  useMutation({
+    mutationFn: () => request(syncRunSchema, 'POST', syncPath(id, '/rebuild')),
+    onSettled: syncsChanged,
+  });
+
+export const useSetSyncPaused = (id: string) =>
+  useMutation({
+    mutationFn: (paused: boolean) => request(syncSchema, 'POST', syncPath(id, paused ? '/pause' : '/resume')),
+    onSettled: syncsChanged,
+  });
+
+export const useDeleteSync = (id: string) =>
+  useMutation({
+    mutationFn: () => request(noContentSchema, 'DELETE', syncPath(id)),
+    onSettled: syncsChanged,
+  });

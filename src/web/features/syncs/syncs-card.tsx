@@ -12,7 +12,8 @@ export function SyncsCard() {
       <CardHeader>
         <CardTitle>Syncs</CardTitle>
         <CardDescription>
-          Keep a pair of playlists in sync: what is new in the source is added to the destination (Pro).
+          Keep a pair of playlists in sync, one way (what is new in the source is added to the destination) or
+          both ways (Pro).
         </CardDescription>
       </CardHeader>
       <CardContent>
