@@ -156,7 +156,6 @@ export class HttpClient {
         response = await this.send(method, url, request);
         // A refusal for the rate limit is not counted by the service, and tells us its budget.
         budget?.release(response.status !== 429);
-        if (response.status === 429 && budget && slot) await budget.learn(slot);
       } catch (error) {
         budget?.release(true); // it may have reached the service and been counted
         if (request.retryServerErrors === false || serverErrors >= this.options.maxRetries) {
@@ -184,6 +183,7 @@ export class HttpClient {
         if (await request.onUnauthorized()) continue;
       }
       if (response.status === 429) {
+        if (budget && slot) await budget.learn(slot);
         if (rateLimits >= this.options.maxRateLimitRetries) throw this.options.describeError(429, bodyText);
         const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
         const waitMs = retryAfterMs ?? this.backoffDelay(rateLimits);

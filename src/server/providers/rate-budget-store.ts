@@ -39,12 +39,12 @@ type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 async function windowState(tx: Tx, key: BudgetKey, timing: BudgetTiming, trimMs = 0) {
   const result = await tx.execute(sql`
     select
-      (select case when learned_at > now() - (${timing.relearnAfterMs} * interval '1 millisecond')
+      (select case when learned_at > now() - (${timing.relearnAfterMs}::int * interval '1 millisecond')
               then budget end
          from rate_budgets where service = ${key.service} and app = ${key.app}) as budget,
       (select coalesce(sum(calls), 0) from rate_budget_slots
          where service = ${key.service} and app = ${key.app}
-           and counts_at > now() - ((${timing.windowMs + timing.slackMs} - ${trimMs}) * interval '1 millisecond'))
+           and counts_at > now() - (${timing.windowMs + timing.slackMs - trimMs}::int * interval '1 millisecond'))
         as used`);
   const row = (result as unknown as { rows: { budget: unknown; used: unknown }[] }).rows[0];
   return {
@@ -56,15 +56,15 @@ async function windowState(tx: Tx, key: BudgetKey, timing: BudgetTiming, trimMs 
 /** How long until `needed` calls of the window have left it. */
 async function waitFor(tx: Tx, key: BudgetKey, timing: BudgetTiming, needed: number): Promise<number> {
   const result = await tx.execute(sql`
-    select greatest(1, ceil(extract(epoch from (counts_at - now())) * 1000 + ${timing.windowMs + timing.slackMs}))
+    select greatest(1, ceil(extract(epoch from (counts_at - now())) * 1000 + ${timing.windowMs + timing.slackMs}::int))
       as wait
     from (
       select counts_at, sum(calls) over (order by counts_at, id) as running
       from rate_budget_slots
       where service = ${key.service} and app = ${key.app}
-        and counts_at > now() - (${timing.windowMs + timing.slackMs} * interval '1 millisecond')
+        and counts_at > now() - (${timing.windowMs + timing.slackMs}::int * interval '1 millisecond')
     ) window_calls
-    where running >= ${needed}
+    where running >= ${needed}::int
     order by counts_at
     limit 1`);
   const row = (result as unknown as { rows: { wait: unknown }[] }).rows[0];
@@ -98,7 +98,7 @@ export function takeSlots(
       .insert(rateBudgetSlots)
       .values({
         ...key,
-        countsAt: sql`now() + (${request.validMs} * interval '1 millisecond')`,
+        countsAt: sql`now() + (${request.validMs}::int * interval '1 millisecond')`,
         calls: granted,
       })
       .returning({ id: rateBudgetSlots.id });
@@ -125,7 +125,7 @@ export function recordCalls(
       .where(
         and(
           ofKey(key),
-          sql`${rateBudgetSlots.countsAt} < now() - (${timing.windowMs} * interval '2 milliseconds')`,
+          sql`${rateBudgetSlots.countsAt} < now() - (${timing.windowMs * 2}::int * interval '1 millisecond')`,
         ),
       );
     return (await windowState(tx, key, timing)).budget;
