@@ -14,8 +14,8 @@
  * goal.
  *
  * Settings: BENCH_PEOPLE (50), BENCH_SMALL_TRACKS (200), BENCH_BIG_TRACKS (10000), BENCH_RATE_LIMIT calls
- * per BENCH_RATE_WINDOW_SECONDS (600 per 30), BENCH_JOB_SLOTS job slots in all (32, split over the
- * workers), BENCH_ONLY=scaled to skip the one-process run.
+ * per BENCH_RATE_WINDOW_SECONDS (600 per 30), BENCH_JOB_SLOTS job slots in all (64, split over the
+ * workers, at most 32 each), BENCH_ONLY=scaled to skip the one-process run.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -38,7 +38,7 @@ const SMALL_TRACKS = Number(process.env.BENCH_SMALL_TRACKS ?? 200);
 const BIG_TRACKS = Number(process.env.BENCH_BIG_TRACKS ?? 10_000);
 const BUDGET = Number(process.env.BENCH_RATE_LIMIT ?? 600);
 const WINDOW_S = Number(process.env.BENCH_RATE_WINDOW_SECONDS ?? 30);
-const JOB_SLOTS = Number(process.env.BENCH_JOB_SLOTS ?? 32);
+const JOB_SLOTS = Number(process.env.BENCH_JOB_SLOTS ?? 64);
 const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /** Over how long the people start (all "within a few seconds"). */
 const START_SPREAD_MS = 3_000;
@@ -167,7 +167,8 @@ async function run(label: string, apis: number, workers: number): Promise<RunFig
       databaseUrl: database.url,
       apis,
       workers,
-      jobWorkers: Math.max(1, Math.floor(JOB_SLOTS / workers)),
+      // JOB_WORKERS allows at most 32 slots a process.
+      jobWorkers: Math.min(32, Math.max(1, Math.floor(JOB_SLOTS / workers))),
       rateLimit: BUDGET,
       rateWindowSeconds: WINDOW_S,
       sandboxUrl: (url) => proxy.to(url),

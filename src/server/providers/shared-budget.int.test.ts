@@ -25,9 +25,12 @@ describe.skipIf(!usesRealPostgres())('SharedBudget', () => {
     const key = { service: 'spotify', app: `test-${randomUUID()}` };
     const processes = [0, 1].map(
       () =>
-        new CallScheduler(new SharedBudget({ db: database.db, key, windowMs, slackMs: 100, validMs: 200 }), {
-          windowMs,
-        }),
+        new CallScheduler(
+          new SharedBudget({ db: database.db, key, windowMs, slackMs: 100, validMs: 200, learnTrimMs: 100 }),
+          {
+            windowMs,
+          },
+        ),
     );
     const refusals = { learning: 0, paced: 0 };
     let accepted = 0;

@@ -23,10 +23,23 @@ export interface SharedBudgetOptions {
   validMs?: number;
   slackMs?: number;
   recordEveryMs?: number;
+  /** Calls answered this close to the window's start are left out when learning (LEARN_TRIM_MS). */
+  learnTrimMs?: number;
   now?: () => number;
 }
 
 const DEFAULT_RELEARN_MS = 10 * 60_000;
+/**
+ * How long after its batch's end a call may still reach the service: a loaded process can take a while
+ * between taking a slot and the request leaving it. Too short costs refusals, too long a little rate.
+ */
+const DEFAULT_SLACK_MS = 1_000;
+/**
+ * Calls answered this close to the window's start are left out when the budget is learned: they may have
+ * been recorded late (every `recordEveryMs`, later on a loaded machine), and counting calls the service no
+ * longer counts would learn too high a budget.
+ */
+const LEARN_TRIM_MS = 1_000;
 
 export class SharedBudget implements SlotSource {
   paced = false;
@@ -47,7 +60,7 @@ export class SharedBudget implements SlotSource {
     this.timing = {
       windowMs: options.windowMs,
       relearnAfterMs: options.relearnAfterMs ?? DEFAULT_RELEARN_MS,
-      slackMs: options.slackMs ?? 500,
+      slackMs: options.slackMs ?? DEFAULT_SLACK_MS,
     };
     this.now = options.now ?? Date.now;
   }
@@ -93,7 +106,7 @@ export class SharedBudget implements SlotSource {
     this.known = await learnBudget(this.options.db, this.options.key, this.timing, {
       paced,
       unrecordedCalls,
-      trimMs: this.recordEveryMs,
+      trimMs: Math.max(this.recordEveryMs, this.options.learnTrimMs ?? LEARN_TRIM_MS),
     });
   }
 
