@@ -87,12 +87,17 @@ export class SharedBudget implements SlotSource {
   release(counted: boolean): void {
     if (!counted || this.known !== null) return;
     this.unrecorded++;
+    this.scheduleRecord();
+  }
+
+  /** Records the unrecorded calls within `recordEveryMs`, and again after that while some are left. */
+  private scheduleRecord(): void {
     if (this.recordScheduled) return;
     this.recordScheduled = true;
     const timer = setTimeout(() => {
       this.recordScheduled = false;
       void this.record().then(() => {
-        if (this.unrecorded > 0 && this.known === null) this.release(false);
+        if (this.unrecorded > 0 && this.known === null) this.scheduleRecord();
       });
     }, this.recordEveryMs);
     timer.unref?.();
