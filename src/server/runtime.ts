@@ -122,6 +122,7 @@ export async function createRuntime(
     config,
     db,
     encryptor,
+    logger,
     ...(sandboxAppleKey ? { sandboxAppleKey } : {}),
     ...(sandboxAccountSecret ? { sandboxAccountSecret } : {}),
   });

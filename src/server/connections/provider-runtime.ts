@@ -6,11 +6,13 @@ import { SERVICE_LABELS } from '../../shared/services';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { badRequest, conflict, DomainError, notConfigured } from '../domain-errors';
+import type { Logger } from '../logger';
 import { forgetPlaylistLists, forgettingListsOnWrites } from '../playlists/playlist-list-cache';
 import { AppleMusicProvider } from '../providers/apple/client';
 import { createDeveloperTokenSigner, type DeveloperTokenSource } from '../providers/apple/developer-token';
+import type { CallScheduler } from '../providers/call-turns';
 import { ProviderError } from '../providers/http';
-import { RollingBudget } from '../providers/rate-budget';
+import { serviceBudget } from '../providers/service-budget';
 import { SpotifyProvider } from '../providers/spotify/client';
 import {
   createSpotifyAuthorization,
@@ -56,6 +58,8 @@ export interface ProviderRuntimeOptions {
   sandboxAppleKey?: SandboxAppleKey;
   /** The secret that names and vouches for each person's sandbox account (decision 0022). */
   sandboxAccountSecret?: Uint8Array;
+  /** Where refusals of the rate budgets are told. */
+  logger?: Logger;
 }
 
 /** Tests only (SANDBOX_TEST_SCENARIOS): the fixed library a new sandbox account starts with. */
@@ -88,6 +92,15 @@ export interface ClientListeners {
   maxInlineWaitMs?: number;
 }
 
+/**
+ * A call's turn in the budget: a client made for a job (one that waits only briefly inline and requeues
+ * for longer, `maxInlineWaitMs`) does background work; any other serves a person waiting for a page.
+ */
+const callTurn = (userId: string | undefined, listeners: ClientListeners | undefined) => ({
+  userId,
+  interactive: listeners?.maxInlineWaitMs === undefined,
+});
+
 export class ProviderRuntime {
   readonly connections: ConnectionStore;
   /** OAuth requests in flight (state, PKCE verifier), shared with the cloud drives' connections. */
@@ -99,21 +112,32 @@ export class ProviderRuntime {
    */
   internalOrigin: string;
   /**
-   * Spotify's quota is per app, so every Spotify client of this process paces its calls in one budget
-   * (see rate-budget.ts). The sandbox's emulator stands in for Spotify with its own window setting.
+   * Spotify's quota is per app, so every Spotify client paces its calls in one budget, shared by every
+   * process on PostgreSQL (service-budget.ts, decision 0029), where calls take turns across people. The
+   * sandbox's emulator stands in for Spotify with its own window setting.
    */
-  private readonly spotifyBudget: RollingBudget;
-  /** Apple counts per developer token, which this process shares among everyone: one budget too. */
-  private readonly appleBudget: RollingBudget;
+  private readonly spotifyBudget: CallScheduler;
+  /** Apple counts per developer token, which everyone shares: one budget too. */
+  private readonly appleBudget: CallScheduler;
   private readonly sandboxAccounts: SandboxAccountClaims | undefined;
 
   constructor(private readonly options: ProviderRuntimeOptions) {
     const { config } = options;
-    this.spotifyBudget = new RollingBudget({
+    // PGlite serves one process: there the budget is the process's own.
+    const shared = config.DATABASE_URL ? options.db : undefined;
+    this.spotifyBudget = serviceBudget({
+      service: 'spotify',
+      app: this.spotifyClientId,
       windowMs: config.sandbox.spotify ? config.SANDBOX_RATE_WINDOW_SECONDS * 1000 : SPOTIFY_RATE_WINDOW_MS,
+      shared,
+      logger: options.logger,
     });
-    this.appleBudget = new RollingBudget({
+    this.appleBudget = serviceBudget({
+      service: 'apple',
+      app: config.sandbox.apple ? 'sandbox' : `${config.APPLE_TEAM_ID ?? ''}.${config.APPLE_KEY_ID ?? ''}`,
       windowMs: config.sandbox.apple ? config.SANDBOX_RATE_WINDOW_SECONDS * 1000 : APPLE_RATE_WINDOW_MS,
+      shared,
+      logger: options.logger,
     });
     this.connections = new ConnectionStore(options.db, options.encryptor);
     this.oauthRequests = new OAuthRequestStore(options.db, options.encryptor);
@@ -319,6 +343,7 @@ export class ProviderRuntime {
             musicUserToken: connection.tokens.musicUserToken,
             storefront: connection.region ?? undefined,
             listeners,
+            userId: connection.userId,
           });
     // What Crossfade writes to the person's library shows in their next playlist list (decision 0032).
     return forgettingListsOnWrites(provider, () => forgetPlaylistLists(this.options.db, connection.userId));
@@ -363,6 +388,7 @@ export class ProviderRuntime {
   }
 
   private appleProvider(input: {
+    userId?: string;
     musicUserToken?: string;
     storefront?: string | undefined;
     listeners?: ClientListeners;
@@ -379,6 +405,7 @@ export class ProviderRuntime {
       ...(input.listeners?.onRateLimit ? { onRateLimit: input.listeners.onRateLimit } : {}),
       http: {
         rateBudget: this.appleBudget,
+        turn: callTurn(input.userId, input.listeners),
         ...(input.listeners?.maxInlineWaitMs ? { maxRetryAfterMs: input.listeners.maxInlineWaitMs } : {}),
       },
     });
@@ -403,6 +430,7 @@ export class ProviderRuntime {
       ...(listeners.onRateLimit ? { onRateLimit: listeners.onRateLimit } : {}),
       http: {
         rateBudget: this.spotifyBudget,
+        turn: callTurn(userId, listeners),
         ...(listeners.maxInlineWaitMs ? { maxRetryAfterMs: listeners.maxInlineWaitMs } : {}),
       },
       tokens: {

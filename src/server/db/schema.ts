@@ -92,6 +92,39 @@ export const rateLimitCounters = pgTable(
   ],
 );
 
+/**
+ * A service's learned rate budget, shared by every process of one app on PostgreSQL (decision 0029):
+ * one row per service and app (Spotify client id, Apple developer key). `budget` is null until the service
+ * first refuses a call, and is forgotten `relearn` after `learned_at`.
+ */
+export const rateBudgets = pgTable(
+  'rate_budgets',
+  {
+    service: text('service').notNull(),
+    app: text('app').notNull(),
+    budget: integer('budget'),
+    learnedAt: timestamp('learned_at', { withTimezone: true }),
+  },
+  (table) => [primaryKey({ columns: [table.service, table.app] })],
+);
+
+/**
+ * The calls of a rate budget's rolling window: a batch of slots a process took (counted as sent at
+ * `counts_at`, the end of the time it may send them in; what it did not use it gives back) or, before the
+ * budget is learned, the calls a process saw answered.
+ */
+export const rateBudgetSlots = pgTable(
+  'rate_budget_slots',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    service: text('service').notNull(),
+    app: text('app').notNull(),
+    countsAt: timestamp('counts_at', { withTimezone: true }).notNull(),
+    calls: integer('calls').notNull(),
+  },
+  (table) => [index('rate_budget_slots_window_idx').on(table.service, table.app, table.countsAt)],
+);
+
 export const analyticsEvents = pgTable(
   'analytics_events',
   {
@@ -172,6 +205,10 @@ export const jobs = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** When a worker first took the job (the queue's wait is `started_at - created_at`). */
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    /** When a worker last took it: the queue serves next the person it served least recently. */
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
   },
   (table) => [
     index('jobs_claim_idx').on(table.status, table.runAfter),

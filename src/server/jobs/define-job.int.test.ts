@@ -6,8 +6,8 @@ import { jobs } from '../db/schema';
 import { createLogger } from '../logger';
 import { createTestDatabase } from '../testing/test-database';
 import { defineJob, enqueue, jobRegistry } from './define-job';
-import { enqueueJob, getJob, type JobRow } from './job-queue';
 import { JobRunner, type JobRunnerOptions } from './job-runner';
+import { enqueueJob, getJob, type JobRow } from './job-store';
 
 let database: DatabaseHandle;
 

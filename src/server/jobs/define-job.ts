@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Database } from '../db/client';
-import { enqueueJob, type JobRow } from './job-queue';
 import { type JobContext, type JobHandler, PermanentJobError } from './job-runner';
+import { enqueueJob, type JobRow } from './job-store';
 
 /**
  * One kind of background job: its name in the `jobs` table, the schemas of its payload and of its

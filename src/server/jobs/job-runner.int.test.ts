@@ -4,7 +4,6 @@ import type { DatabaseHandle } from '../db/client';
 import { jobs } from '../db/schema';
 import { createLogger } from '../logger';
 import { createTestDatabase } from '../testing/test-database';
-import { claimNextJob, enqueueJob, getJob, type JobRow, saveCheckpoint } from './job-queue';
 import {
   DATABASE_ERROR_MESSAGE,
   type JobHandler,
@@ -12,6 +11,7 @@ import {
   PermanentJobError,
   RetryLater,
 } from './job-runner';
+import { claimNextJob, enqueueJob, getJob, type JobRow, saveCheckpoint } from './job-store';
 
 let database: DatabaseHandle;
 const logger = createLogger('silent');

@@ -10,7 +10,7 @@ import {
   renewLease,
   requeueJob,
   saveCheckpoint,
-} from './job-queue';
+} from './job-store';
 
 /**
  * Runs durable jobs in this process. Several runners (in one or many processes) can share one

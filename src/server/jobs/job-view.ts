@@ -1,6 +1,6 @@
 import type { JobView } from '../../shared/api/transfer';
 import type { Database } from '../db/client';
-import { getJob, type JobProgress, type JobRow } from './job-queue';
+import { getJob, type JobProgress, type JobRow } from './job-store';
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 export const isTerminal = (job: JobRow) => TERMINAL.has(job.status);

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ServiceId } from '../../shared/services';
 import { cleanJsonText, containsUnsafeText } from '../../shared/text';
-import type { RollingBudget } from './rate-budget';
+import { BudgetWaitTooLong, type CallScheduler, type CallSlot, type CallTurn } from './call-turns';
 import type { RateLimitListener } from './types';
 
 /**
@@ -52,7 +52,9 @@ export interface HttpClientOptions {
    * The service's quota as this process has learned it, shared by every client of the same app: calls
    * wait for a slot in it rather than run into 429s (see rate-budget.ts).
    */
-  rateBudget?: RollingBudget;
+  rateBudget?: CallScheduler;
+  /** Whose call this client makes, and whether a person waits for it: its turn in the budget. */
+  turn?: CallTurn;
   /** Turns a non-ok answer into an error a person understands. */
   describeError: (status: number, bodyText: string) => ProviderError;
   fetchImpl?: typeof fetch;
@@ -82,7 +84,10 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 
 export class HttpClient {
   private readonly options: Required<
-    Omit<HttpClientOptions, 'onRateLimit' | 'rateBudget' | 'fetchImpl' | 'sleep' | 'random' | 'describeError'>
+    Omit<
+      HttpClientOptions,
+      'onRateLimit' | 'rateBudget' | 'turn' | 'fetchImpl' | 'sleep' | 'random' | 'describeError'
+    >
   > &
     HttpClientOptions;
   /** Calls made, by "METHOD /path" with ids folded, for benchmarks and job statistics. */
@@ -144,14 +149,13 @@ export class HttpClient {
       if (held > 0 && !waitedOut) await (this.options.sleep ?? defaultSleep)(held);
       waitedOut = false;
       const budget = this.options.rateBudget;
-      if (budget) await this.fitBudget(budget);
+      const slot = budget ? await this.fitBudget(budget) : undefined;
       let response: Response;
       this.countCall(method, url); // every attempt counts: benchmarks compare real calls with the minimum
       try {
         response = await this.send(method, url, request);
         // A refusal for the rate limit is not counted by the service, and tells us its budget.
         budget?.release(response.status !== 429);
-        if (response.status === 429) budget?.learn();
       } catch (error) {
         budget?.release(true); // it may have reached the service and been counted
         if (request.retryServerErrors === false || serverErrors >= this.options.maxRetries) {
@@ -179,6 +183,7 @@ export class HttpClient {
         if (await request.onUnauthorized()) continue;
       }
       if (response.status === 429) {
+        if (budget && slot) await budget.learn(slot);
         if (rateLimits >= this.options.maxRateLimitRetries) throw this.options.describeError(429, bodyText);
         const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
         const waitMs = retryAfterMs ?? this.backoffDelay(rateLimits);
@@ -211,26 +216,24 @@ export class HttpClient {
   }
 
   /**
-   * Waits for a slot in the learned budget, then takes it. A wait longer than we wait inline fails as a
-   * 429 would (kind `rate_limited` with how long), so a job requeues rather than holds its worker.
+   * Waits for this call's turn and a slot in the learned budget (see call-turns.ts). A wait longer than we
+   * wait inline fails as a 429 would (kind `rate_limited` with how long), so a job requeues rather than
+   * holds its worker.
    */
-  private async fitBudget(budget: RollingBudget): Promise<void> {
-    for (;;) {
-      const waitMs = budget.delayMs();
-      if (waitMs <= 0) break;
-      if (waitMs > this.options.maxRetryAfterMs) {
-        const { service } = this.options;
-        throw new ProviderError(
-          service,
-          'rate_limited',
-          `${label(service)} asked us to wait ${Math.ceil(waitMs / 1000)} s before the next request.`,
-          429,
-          waitMs,
-        );
-      }
-      await (this.options.sleep ?? defaultSleep)(waitMs);
+  private async fitBudget(budget: CallScheduler): Promise<CallSlot> {
+    try {
+      return await budget.acquire(this.options.turn ?? { interactive: true }, this.options.maxRetryAfterMs);
+    } catch (error) {
+      if (!(error instanceof BudgetWaitTooLong)) throw error;
+      const { service } = this.options;
+      throw new ProviderError(
+        service,
+        'rate_limited',
+        `${label(service)} asked us to wait ${Math.ceil(error.waitMs / 1000)} s before the next request.`,
+        429,
+        error.waitMs,
+      );
     }
-    budget.take();
   }
 
   private async send(method: string, url: URL, request: RequestOptions): Promise<Response> {

@@ -1,3 +1,5 @@
+import type { SlotSource } from './call-turns';
+
 /**
  * A client-side view of a service's rolling-window quota, so calls are paced just under it instead of
  * running into 429s and waiting out `Retry-After` (which a service rounds up to whole seconds, blocks every
@@ -101,5 +103,27 @@ export class RollingBudget {
       this.answered = this.answered.slice(this.head);
       this.head = 0;
     }
+  }
+}
+
+/** This process's own learned budget as the room a `CallScheduler` hands out (the embedded database). */
+export class ProcessSlots implements SlotSource {
+  paced = false;
+  constructor(readonly budget: RollingBudget) {}
+
+  take(): number {
+    const waitMs = this.budget.delayMs();
+    if (waitMs > 0) return waitMs;
+    this.paced = this.budget.learnedBudget !== undefined;
+    this.budget.take();
+    return 0;
+  }
+
+  release(counted: boolean): void {
+    this.budget.release(counted);
+  }
+
+  learn(): void {
+    this.budget.learn();
   }
 }

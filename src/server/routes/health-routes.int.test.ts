@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enqueueJob } from '../jobs/job-queue';
+import { enqueueJob } from '../jobs/job-store';
 import { startTestServer, type TestServer } from '../testing/test-server';
 
 /** `GET /api/health` as a load balancer and an operator read it: the database and the job backlog. */

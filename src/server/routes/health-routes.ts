@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../app-context';
-import { jobBacklog } from '../jobs/job-queue';
+import { jobBacklog } from '../jobs/job-store';
 
 /**
  * `GET /api/health`: 200 with the job backlog while the database answers, 503 when it does not (so a

@@ -73,6 +73,7 @@ export interface SpotifyProviderOptions {
       | 'maxRetryAfterMs'
       | 'backoffBaseMs'
       | 'rateBudget'
+      | 'turn'
     >
   >;
 }

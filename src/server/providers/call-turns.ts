@@ -1,0 +1,188 @@
+/**
+ * Whose call goes next (decision 0029). A service's quota is per app, shared by everyone: when calls must
+ * wait for room in it, they are not served first come first served. A person's interactive reads (step
+ * 2's playlist list, a search by hand) go before background work (jobs), and among the rest the next call
+ * goes to the person who has used the least of the budget recently, so one person's 10,000-track library
+ * gets its share but never starves someone else's 20-track playlist.
+ *
+ * Where the room comes from is a `SlotSource`: this process's learned budget (`RollingBudget`, the
+ * embedded database) or the budget every process of the app shares through PostgreSQL (`SharedBudget`).
+ */
+
+export interface CallTurn {
+  /** The person the call is made for; calls of nobody (the app's catalog reads) share one turn. */
+  userId?: string | undefined;
+  /** A person waits for it now (a page's read, a search by hand); false for a job's call. */
+  interactive: boolean;
+}
+
+/** Room for calls in a service's rate budget. */
+export interface SlotSource {
+  /** Takes one slot: 0 when taken, otherwise how many ms until one may be free. */
+  take(): number | Promise<number>;
+  /** Whether the slot just taken was paced by a learned budget (false while none is known). */
+  readonly paced: boolean;
+  /** The call has its answer; `counted` false when the service refused it for its rate limit. */
+  release(counted: boolean): void;
+  /** The service refused a call for its rate limit; `paced` as it was when the call's slot was taken. */
+  learn(paced: boolean): void | Promise<void>;
+}
+
+/** A slot a call holds from before it is sent until its answer. */
+export interface CallSlot {
+  readonly paced: boolean;
+}
+
+/** The wait for a slot would be longer than the caller waits inline: fail as a 429 would. */
+export class BudgetWaitTooLong extends Error {
+  override readonly name = 'BudgetWaitTooLong';
+  constructor(readonly waitMs: number) {
+    super(`a slot in the rate budget is ${waitMs} ms away`);
+  }
+}
+
+export interface WaitingCall {
+  turn: CallTurn;
+  /** When it began to wait (ms), for first come first served among equals. */
+  since: number;
+}
+
+/**
+ * The picker: interactive calls first; then the person who has used the least of the budget in the last
+ * window; then whoever has waited longest. Returns the index of the call to serve, or -1 for none.
+ */
+export function pickNextCall(
+  waiting: readonly WaitingCall[],
+  usedRecently: (userId: string | undefined) => number,
+): number {
+  let best = -1;
+  let bestKey: [number, number, number] | undefined;
+  for (const [index, call] of waiting.entries()) {
+    const key: [number, number, number] = [
+      call.turn.interactive ? 0 : 1,
+      usedRecently(call.turn.userId),
+      call.since,
+    ];
+    if (
+      !bestKey ||
+      key[0] < bestKey[0] ||
+      (key[0] === bestKey[0] && (key[1] < bestKey[1] || (key[1] === bestKey[1] && key[2] < bestKey[2])))
+    ) {
+      best = index;
+      bestKey = key;
+    }
+  }
+  return best;
+}
+
+interface PendingCall extends WaitingCall {
+  maxWaitMs: number;
+  resolve: (slot: CallSlot) => void;
+  reject: (error: Error) => void;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const NOBODY = '';
+
+export interface CallSchedulerOptions {
+  /** The window over which a person's use of the budget is counted. */
+  windowMs: number;
+  /** Told of every refusal: `paced` true means a call sent within a learned budget was refused. */
+  onRefused?: (paced: boolean) => void;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** One per service and process: every client of the service asks it for a slot before each call. */
+export class CallScheduler {
+  private readonly waiting: PendingCall[] = [];
+  /** When each person's recent calls were given their slot (the last window's only). */
+  private readonly usage = new Map<string, number[]>();
+  private pumping = false;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(
+    readonly source: SlotSource,
+    private readonly options: CallSchedulerOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? defaultSleep;
+  }
+
+  /** Waits for this call's turn and a slot; rejects with `BudgetWaitTooLong` past `maxWaitMs`. */
+  acquire(turn: CallTurn, maxWaitMs: number): Promise<CallSlot> {
+    return new Promise<CallSlot>((resolve, reject) => {
+      this.waiting.push({ turn, since: this.now(), maxWaitMs, resolve, reject });
+      void this.pump();
+    });
+  }
+
+  release(counted: boolean): void {
+    this.source.release(counted);
+  }
+
+  async learn(slot: CallSlot): Promise<void> {
+    this.options.onRefused?.(slot.paced);
+    await this.source.learn(slot.paced);
+  }
+
+  /** How many slots this person was given in the last window. */
+  usedRecently(userId: string | undefined): number {
+    const times = this.usage.get(userId ?? NOBODY);
+    if (!times) return 0;
+    const from = this.now() - this.options.windowMs;
+    while (times.length > 0 && (times[0] ?? 0) <= from) times.shift();
+    if (times.length === 0) this.usage.delete(userId ?? NOBODY);
+    return times.length;
+  }
+
+  /** Hands out slots one at a time while calls wait; one pump runs per scheduler. */
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.waiting.length > 0) {
+        let waitMs: number;
+        try {
+          waitMs = await this.source.take();
+        } catch (error) {
+          // The budget could not be asked (the database is away): the calls fail as any call would.
+          for (const call of this.waiting.splice(0)) call.reject(error as Error);
+          return;
+        }
+        if (waitMs <= 0) {
+          this.serveNext();
+          continue;
+        }
+        this.rejectImpatient(waitMs);
+        if (this.waiting.length > 0) await this.sleep(waitMs);
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private serveNext(): void {
+    const index = pickNextCall(this.waiting, (userId) => this.usedRecently(userId));
+    const [call] = this.waiting.splice(index, 1);
+    if (!call) return;
+    const key = call.turn.userId ?? NOBODY;
+    const times = this.usage.get(key) ?? [];
+    times.push(this.now());
+    this.usage.set(key, times);
+    call.resolve({ paced: this.source.paced });
+  }
+
+  /** Calls that would wait longer than they wait inline fail now (a job then requeues itself). */
+  private rejectImpatient(waitMs: number): void {
+    const now = this.now();
+    for (let index = this.waiting.length - 1; index >= 0; index--) {
+      const call = this.waiting[index];
+      if (call && now - call.since + waitMs > call.maxWaitMs) {
+        this.waiting.splice(index, 1);
+        call.reject(new BudgetWaitTooLong(waitMs));
+      }
+    }
+  }
+}
