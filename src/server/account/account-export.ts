@@ -1,7 +1,7 @@
 import type { AppDeps } from '../app-context';
 import { findBillingAccount, listPlanChanges } from '../billing/billing-store';
 import { notFound } from '../domain-errors';
-import { listJobsOfUser } from '../jobs/job-queue';
+import { listJobsOfUser } from '../jobs/job-store';
 import { listBackups } from '../vault/backup-store';
 import {
   type ExportRows,

@@ -14,7 +14,7 @@ import type { Database } from '../db/client';
 import { badRequest, conflict, notFound } from '../domain-errors';
 import { toCsv } from '../export/csv';
 import { enqueue } from '../jobs/define-job';
-import { getJob, requeueFinishedJob } from '../jobs/job-queue';
+import { getJob, requeueFinishedJob } from '../jobs/job-store';
 import { toJobView } from '../jobs/job-view';
 import { assertPro } from '../plans/plan-limits';
 import { findUserById } from '../plans/plan-store';

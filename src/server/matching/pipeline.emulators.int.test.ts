@@ -1,9 +1,9 @@
 import { generateCatalog } from '../../sandbox/catalog/generator';
 import type { Catalog, CatalogTrack } from '../../sandbox/catalog/types';
 import type { ServiceId } from '../../shared/services';
-import { startAppleSandbox } from '../providers/apple/test-support';
-import { connectedProvider, startSandbox } from '../providers/spotify/test-harness';
 import type { NormalizedTrack } from '../providers/types';
+import { startAppleSandbox } from '../testing/apple-sandbox';
+import { connectedProvider, startSandbox } from '../testing/spotify-sandbox';
 import { describeMatchingContract, type MatchingContractFixture } from './pipeline.contract';
 
 /**

@@ -12,7 +12,7 @@ import type { AppDeps, AppEnv } from '../app-context';
 import { notFound } from '../domain-errors';
 import { requireUser } from '../http/require-user';
 import { readJson, validate } from '../http/validation';
-import { getJob } from '../jobs/job-queue';
+import { getJob } from '../jobs/job-store';
 import { isTerminal, toJobView, waitForJob } from '../jobs/job-view';
 import {
   acceptAllInReview,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sync, SyncRun, SyncRunList } from '../../shared/api/syncs';
 import type { ServiceId } from '../../shared/services';
 import { providerConnections, syncs, users } from '../db/schema';
-import { getJob, requeueFinishedJob } from '../jobs/job-queue';
+import { getJob, requeueFinishedJob } from '../jobs/job-store';
 import type { NormalizedTrack } from '../providers/types';
 import { connectService } from '../testing/connect-service';
 import { startTestServer, type TestClient, type TestServer } from '../testing/test-server';

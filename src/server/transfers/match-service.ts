@@ -2,7 +2,7 @@ import type { MatchChoice, MatchRequest, MatchRow, MatchSetView } from '../../sh
 import type { AppDeps } from '../app-context';
 import { badRequest, conflict, notFound } from '../domain-errors';
 import { enqueue } from '../jobs/define-job';
-import { getJob } from '../jobs/job-queue';
+import { getJob } from '../jobs/job-store';
 import { prepareTrack } from '../matching/prepare';
 import { scoreCandidate, statusFor, unmatchedReasons } from '../matching/score';
 import type { NormalizedTrack } from '../providers/types';

@@ -3,7 +3,7 @@ import type { TransferRequest, TransferResult } from '../../shared/api/transfer'
 import type { AppDeps } from '../app-context';
 import { badRequest, notFound } from '../domain-errors';
 import { enqueue } from '../jobs/define-job';
-import { requeueFinishedJob } from '../jobs/job-queue';
+import { requeueFinishedJob } from '../jobs/job-store';
 import { withTransferSlot } from '../plans/plan-limits';
 import { collectionKind } from './library-collections';
 import { latestReadySet, requireOwnedMatchSet } from './match-service';

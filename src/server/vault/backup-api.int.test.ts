@@ -11,7 +11,7 @@ import {
 } from '../../shared/api/vault';
 import { backupSnapshots, jobs, users } from '../db/schema';
 import { jobRegistry } from '../jobs/define-job';
-import { enqueueJob, getJob, type JobRow } from '../jobs/job-queue';
+import { enqueueJob, getJob, type JobRow } from '../jobs/job-store';
 import { JobRunner } from '../jobs/job-runner';
 import { connectService } from '../testing/connect-service';
 import { startTestServer, type TestClient, type TestServer, testCatalog } from '../testing/test-server';

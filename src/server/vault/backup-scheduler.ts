@@ -2,7 +2,7 @@ import { and, eq, exists } from 'drizzle-orm';
 import type { AppDeps } from '../app-context';
 import { providerConnections, users } from '../db/schema';
 import { enqueue } from '../jobs/define-job';
-import { existingDedupeKeys } from '../jobs/job-queue';
+import { existingDedupeKeys } from '../jobs/job-store';
 import { backupJob } from './backup-job';
 
 const HOUR_MS = 60 * 60_000;

@@ -7,7 +7,7 @@ import { backupSnapshots } from '../db/schema';
 import { isUuid } from '../db/uuid';
 import { notFound } from '../domain-errors';
 import { enqueue } from '../jobs/define-job';
-import { findActiveJob } from '../jobs/job-queue';
+import { findActiveJob } from '../jobs/job-store';
 import { saveImportedPlaylist } from '../playlists/source-playlists';
 import { parseBackupContents, toBackupDetail, toBackupSummary } from './backup-contents';
 import { backupJob } from './backup-job';
