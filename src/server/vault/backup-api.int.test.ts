@@ -11,8 +11,8 @@ import {
 } from '../../shared/api/vault';
 import { backupSnapshots, jobs, users } from '../db/schema';
 import { jobRegistry } from '../jobs/define-job';
-import { enqueueJob, getJob, type JobRow } from '../jobs/job-store';
 import { JobRunner } from '../jobs/job-runner';
+import { enqueueJob, getJob, type JobRow } from '../jobs/job-store';
 import { connectService } from '../testing/connect-service';
 import { startTestServer, type TestClient, type TestServer, testCatalog } from '../testing/test-server';
 import { BACKUP_JOB, backupJob } from './backup-job';
