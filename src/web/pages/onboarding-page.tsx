@@ -10,7 +10,7 @@ import {
   canComplete,
   newMessage,
   OnboardingChat,
-  requestReply,
+  useOnboardingReply,
 } from '../features/onboarding';
 import { toast } from '../hooks/use-toast';
 import { paths } from '../lib/paths';
@@ -31,35 +31,34 @@ export default function OnboardingPage() {
   const [, navigate] = useLocation();
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const [draft, setDraft] = useState('');
-  const [pending, setPending] = useState(true);
+  const reply = useOnboardingReply();
+  // Until the greeting is there, nothing can be sent either.
+  const pending = reply.isPending || messages.length === 0;
   const started = useRef(false);
+  const { mutate: ask } = reply;
 
   useEffect(() => {
     // Once per visit, even when React runs effects twice in development.
     if (started.current) return;
     started.current = true;
     track('onboarding_started');
-    requestReply([])
-      .then((reply) => setMessages([newMessage('assistant', reply.content, reply.options)]))
-      .catch(() => setMessages([newMessage('assistant', FALLBACK_GREETING)]))
-      .finally(() => setPending(false));
-  }, []);
+    ask([], {
+      onSuccess: (greeting) => setMessages([newMessage('assistant', greeting.content, greeting.options)]),
+      onError: () => setMessages([newMessage('assistant', FALLBACK_GREETING)]),
+    });
+  }, [ask]);
 
-  const send = async (text: string) => {
+  const send = (text: string) => {
     const content = text.trim();
     if (content === '' || pending) return;
     const conversation = [...messages, newMessage('user', content)];
     setMessages(conversation);
     setDraft('');
-    setPending(true);
-    try {
-      const reply = await requestReply(conversation);
-      setMessages([...conversation, newMessage('assistant', reply.content, reply.options)]);
-    } catch {
-      replyFailed();
-    } finally {
-      setPending(false);
-    }
+    ask(conversation, {
+      onSuccess: (answer) =>
+        setMessages([...conversation, newMessage('assistant', answer.content, answer.options)]),
+      onError: replyFailed,
+    });
   };
 
   const route = onboardingRouteFor(messages);
@@ -86,7 +85,7 @@ export default function OnboardingPage() {
           pending={pending}
           draft={draft}
           onDraftChange={setDraft}
-          onSend={(text) => void send(text)}
+          onSend={send}
         />
         {canComplete(messages) ? (
           <CompletionCard route={route} enabled={canComplete(messages)} onComplete={complete} />

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import {
   MAX_CHAT_MESSAGES,
   type OnboardingChatResponse,
@@ -21,3 +22,6 @@ export async function requestReply(messages: readonly ChatMessage[]): Promise<On
   if (wait > 0) await pause(wait);
   return reply;
 }
+
+/** Asking the assistant is a write (a conversation turn): one mutation per page, pending while it answers. */
+export const useOnboardingReply = () => useMutation({ mutationFn: requestReply });

@@ -38,6 +38,10 @@ export function runWizardMutation<T>(name: string, work: () => Promise<T>): Prom
   return new MutationObserver<T, unknown, void>(queryClient, { mutationKey, mutationFn: work }).mutate();
 }
 
+/** Whether a piece of wizard work of this name is under way, as a hook (re-renders when it changes). */
+export const useWizardMutating = (name: string) =>
+  useIsMutating({ mutationKey: [...WIZARD_WORK_KEY, name] }) > 0;
+
 export const isWizardMutating = (name?: string) =>
   queryClient.isMutating({ mutationKey: name ? [...WIZARD_WORK_KEY, name] : [...WIZARD_WORK_KEY] }) > 0;
 

@@ -4,6 +4,7 @@ import { CandidateItem, DestinationSearch } from '../../../components/destinatio
 import { Button } from '../../../components/ui/button';
 import { searchForRow } from '../transfer-api';
 import { applyRowChoice } from '../wizard-actions';
+import { useWizardMutating } from '../wizard-queries';
 
 /**
  * What the person typed into a row's search, by row id. The details panel unmounts whenever the row is
@@ -28,7 +29,7 @@ export function MatchRowDetails({
   onChoice?: (choice: MatchChoice) => Promise<unknown>;
   pending?: boolean;
 }) {
-  const [wizardBusy, setBusy] = useState(false);
+  const wizardBusy = useWizardMutating('row');
   const busy = onChoice ? pending : wizardBusy;
   const [query, setQueryState] = useState(
     () => typedQueries.get(row.id) ?? `${row.sourceTrack.name} ${row.sourceTrack.artists[0] ?? ''}`.trim(),
@@ -43,9 +44,7 @@ export function MatchRowDetails({
       await onChoice(choice);
       return;
     }
-    setBusy(true);
     await applyRowChoice(row, choice);
-    setBusy(false);
   };
 
   const matchSetId = row.id.slice(0, row.id.lastIndexOf(':'));
