@@ -17,7 +17,7 @@ import { matchTracks } from '../matching/pipeline';
 import { loadSourcePlaylist } from '../playlists/source-playlists';
 import { ProviderError } from '../providers/http';
 import { normalizedTrackSchema } from '../providers/normalized-track-schema';
-import type { MusicProvider, NormalizedTrack, PlaylistEntry } from '../providers/types';
+import type { MusicProvider, NormalizedTrack, PlaylistContents, PlaylistEntry } from '../providers/types';
 import { DatabaseMatchCache } from '../transfers/db-match-cache';
 import { findMarkedPlaylist } from '../transfers/destination-progress';
 import { classifyJobError, JOB_INLINE_WAIT_MS } from '../transfers/job-errors';
@@ -144,6 +144,346 @@ const recordingOf = (sourceKey: string, track: NormalizedTrack): SyncedRecording
   artists: track.artists,
 });
 
+type RunContext = Awaited<ReturnType<typeof loadRunContext>>;
+type SyncRecord = NonNullable<RunContext['sync']>;
+type SyncRunRecord = NonNullable<RunContext['run']>;
+type SourceTrackEntry = Extract<PlaylistEntry, { kind: 'track' }>;
+type SourceEntry = PlaylistContents['entries'][number];
+
+/** What a one-way run works with: the run, its sync, and the job's hooks. */
+interface OneWayRun {
+  deps: AppDeps;
+  run: SyncRunRecord;
+  sync: SyncRecord;
+  finish: (change: SyncRunChange) => Promise<void>;
+  context: JobContext<SyncRunState>;
+  /** Shows the run's phase; a failure to show it never stops the run. */
+  progress: (phase: string, message?: string) => Promise<void>;
+}
+
+/** Step 1: the source, and the destination as it is now. */
+async function readOneWaySides({ deps, sync, context }: OneWayRun) {
+  const source = await loadSourcePlaylist(deps, sync.userId, sync.sourceService, sync.sourcePlaylistId);
+  const destination = await deps.providers.forUser(sync.userId, sync.destinationService, {
+    maxInlineWaitMs: JOB_INLINE_WAIT_MS,
+  });
+  const resuming = context.job.attempts > 1;
+  let playlistId = sync.destinationPlaylistId;
+  if (!playlistId && resuming) {
+    // A crash between creating the playlist and storing its id: find it by its marker.
+    const found = await findMarkedPlaylist(destination, syncMarker(sync.id));
+    if (found) playlistId = found.id;
+  }
+  const entries = playlistId ? await settledEntries(destination, playlistId, resuming) : [];
+  return { source, destination, playlistId, present: destinationIndex(entries) };
+}
+type OneWaySides = Awaited<ReturnType<typeof readOneWaySides>>;
+
+/** Step 2: which source tracks are already there, by recording, and which are new. */
+function sortSourceTracks(sync: SyncRecord, source: PlaylistContents, present: OneWaySides['present']) {
+  const synced = new Map(sync.synced.map((recording) => [recording.sourceKey, recording]));
+  const sourceTracks = source.entries.flatMap((entry) => (entry.kind === 'track' ? [entry] : []));
+  const sourceKeys = new Set<string>();
+  const keep: SyncedRecording[] = [];
+  const toMatch: SourceTrackEntry[] = [];
+  // The same recording twice in the source is added once; the second is listed, so the run's figures
+  // (added, already there, not added) account for every track of the source.
+  const repeated: SourceTrackEntry[] = [];
+  for (const entry of sourceTracks) {
+    const key = ruleKeyOf(entry.track);
+    if (sourceKeys.has(key)) {
+      repeated.push(entry);
+      continue;
+    }
+    sourceKeys.add(key);
+    const known = synced.get(key);
+    const sameIsrc = normalizeIsrc(entry.track.isrc) ? present.find({ isrc: entry.track.isrc }) : undefined;
+    if (known && present.holds({ id: known.destinationId, uri: known.destinationUri, isrc: known.isrc })) {
+      keep.push(known);
+    } else if (sameIsrc) {
+      // Already there under the same ISRC (added by hand, or under another id of the recording).
+      keep.push(recordingOf(key, sameIsrc));
+    } else {
+      toMatch.push(entry);
+    }
+  }
+  return { sourceKeys, keep, toMatch, repeated };
+}
+
+/** Step 3: match what is new, as a transfer would (the person's rules decide their rows). */
+async function matchNewTracks(
+  { deps, run, sync, progress }: OneWayRun,
+  destination: MusicProvider,
+  toMatch: SourceTrackEntry[],
+) {
+  await progress('matching', `Matching ${toMatch.length} new track${toMatch.length === 1 ? '' : 's'}…`);
+  const connection = await deps.providers.connections.get(sync.userId, sync.destinationService);
+  // Never a silent US: what the person can play depends on their country (asked on the Account page).
+  const region = connection?.region;
+  if (!region) throw new PermanentJobError(unknownRegionMessage(sync.destinationService));
+  const rules = await loadRules(deps.db, {
+    userId: sync.userId,
+    sourceService: sync.sourceService,
+    destinationService: sync.destinationService,
+  });
+  const cache = new DatabaseMatchCache(deps.db, sync.destinationService, region);
+  const matches =
+    toMatch.length === 0
+      ? []
+      : await matchTracks(
+          toMatch.map((entry) => entry.track),
+          destination,
+          { region, cache, tieBreaker: createMatchingTieBreaker(deps.ai) },
+        );
+  await cache.flush();
+  return toMatch.map((entry, index) => {
+    const match = matches[index];
+    if (!match) throw new Error('matching returned fewer results than sources');
+    // Rows as a match run stores them (the run's id stands in for a match set: they are never stored).
+    const row = rowFromMatch(run.id, entry.position, match);
+    const rule = rules.get(ruleKeyOf(entry.track));
+    return (rule ? ruledRow(row, rule) : row) as unknown as MatchRowRecord;
+  });
+}
+
+/** Why a row was not added, in words for the run's list. */
+function notAddedReason(row: MatchRowRecord): string {
+  if (row.status === 'skipped') {
+    return row.decidedBy === 'person' ? 'Your rule: not on this service' : (row.reasons[0] ?? 'Not a song');
+  }
+  return row.status === 'review' ? 'No confident match: review it in a transfer to make a rule' : 'Not found';
+}
+
+/**
+ * What of the source is not added, in source order: rows without a chosen match, entries that are not
+ * songs (local files, episodes, unavailable; listed with why, as in a transfer) and repeats.
+ */
+function notAddedList(
+  runId: string,
+  sourceEntries: SourceEntry[],
+  rows: MatchRowRecord[],
+  chosenPositions: Set<number>,
+  repeated: SourceTrackEntry[],
+): SyncTrack[] {
+  const skippedRows = sourceEntries.flatMap((entry) =>
+    entry.kind === 'skipped' ? [rowFromSkippedEntry(runId, entry) as unknown as MatchRowRecord] : [],
+  );
+  return [
+    ...[...rows, ...skippedRows]
+      .filter((row) => !chosenPositions.has(row.position))
+      .map((row) => ({ position: row.position, track: named(row.source, notAddedReason(row)) })),
+    ...repeated.map((entry) => ({ position: entry.position, track: named(entry.track, REPEATED_IN_SOURCE) })),
+  ]
+    .sort((a, b) => a.position - b.position)
+    .map((item) => item.track);
+}
+
+interface OneWayAdd {
+  key: string;
+  position: number;
+  source: NormalizedTrack;
+  track: NormalizedTrack;
+}
+
+/** The chosen matches to add; a match the destination already holds is kept (pushed onto `keep`). */
+function chooseAdds(
+  selected: ReturnType<typeof tracksToAdd>,
+  present: OneWaySides['present'],
+  keep: SyncedRecording[],
+): OneWayAdd[] {
+  const toAdd: OneWayAdd[] = [];
+  const adding = new Set<string>();
+  for (const item of selected) {
+    const key = ruleKeyOf(item.row.source);
+    const there = present.find(item.track);
+    if (there || adding.has(item.track.uri)) {
+      // The match is a recording the destination already holds: nothing to add.
+      keep.push(recordingOf(key, there ?? item.track));
+      continue;
+    }
+    adding.add(item.track.uri);
+    toAdd.push({ key, position: item.row.position, source: item.row.source, track: item.track });
+  }
+  return toAdd;
+}
+
+/** Step 4: what this sync put in that the source no longer holds, still in the destination. */
+function planRemovals(sync: SyncRecord, sides: OneWaySides, sourceKeys: Set<string>) {
+  const { destination, present } = sides;
+  const gone = sync.synced.filter(
+    (recording) =>
+      !sourceKeys.has(recording.sourceKey) &&
+      present.holds({ id: recording.destinationId, uri: recording.destinationUri, isrc: recording.isrc }),
+  );
+  const canRemove = sync.removals && destination.removeTracks !== undefined && !destination.appendOnly;
+  const listedReason = destination.appendOnly
+    ? `${SERVICE_LABELS[sync.destinationService]} playlists cannot have tracks removed: remove it there by hand.`
+    : 'Removals are off for this sync.';
+  const removals = canRemove ? gone : [];
+  const listedRemovals = canRemove ? [] : gone.map((recording) => named(recording, listedReason));
+  return { gone, removals, listedRemovals };
+}
+
+/** Steps 2 to 4: what the run would add, keep, list and remove (all a preview shows). */
+async function planOneWayRun(input: OneWayRun, sides: OneWaySides) {
+  const { source, destination, present } = sides;
+  const { sourceKeys, keep, toMatch, repeated } = sortSourceTracks(input.sync, source, present);
+  const rows = await matchNewTracks(input, destination, toMatch);
+  const selected = tracksToAdd(rows, false);
+  const chosenPositions = new Set(selected.map((item) => item.row.position));
+  const notAdded = notAddedList(input.run.id, source.entries, rows, chosenPositions, repeated);
+  const toAdd = chooseAdds(selected, present, keep);
+  const { gone, removals, listedRemovals } = planRemovals(input.sync, sides, sourceKeys);
+  const added = toAdd.map((item) => named(item.track));
+  const removed = removals.map((recording) => named(recording));
+  const planned = { added, removed, listedRemovals, notAdded, unchanged: keep.length };
+  return { keep, toAdd, gone, removals, planned };
+}
+type OneWayPlan = Awaited<ReturnType<typeof planOneWayRun>>;
+
+/** A preview stops here; so does a run removing too much of the playlist without the person's confirmation. */
+async function guardOneWayRun({ run, finish }: OneWayRun, sides: OneWaySides, plan: OneWayPlan) {
+  const { present } = sides;
+  const { removals, planned } = plan;
+  if (run.dryRun) {
+    await finish({ status: 'succeeded', ...planned, error: null });
+    return { runId: run.id, dryRun: true };
+  }
+  const removalLimit = Math.max(0, present.trackCount) * SYNC_REMOVAL_CONFIRM_SHARE;
+  if (removals.length > 0 && removals.length > removalLimit && !run.removalsConfirmed) {
+    await finish({
+      status: 'needs_confirmation',
+      ...planned,
+      error: `This run would remove ${removals.length} of the ${present.trackCount} tracks in the playlist (more than ${Math.round(SYNC_REMOVAL_CONFIRM_SHARE * 100)} %). Confirm to go on.`,
+    });
+    return { runId: run.id, needsConfirmation: true };
+  }
+  return null;
+}
+
+/** What this run sets out to write, checkpointed first; a resumed run keeps what its first attempt planned. */
+async function checkpointOneWayRun(context: JobContext<SyncRunState>, plan: OneWayPlan) {
+  const { toAdd, removals } = plan;
+  const previous = context.state?.planned;
+  const plannedKeys = new Set(previous?.keys ?? []);
+  const plannedRemovedKeys = new Set(previous?.removedKeys ?? []);
+  const freshAdds = toAdd.filter((item) => !plannedKeys.has(item.key));
+  const freshRemovals = removals.filter((recording) => !plannedRemovedKeys.has(recording.sourceKey));
+  const checkpoint: NonNullable<SyncRunState['planned']> = {
+    keys: [...plannedKeys, ...freshAdds.map((item) => item.key)],
+    added: [...(previous?.added ?? []), ...freshAdds.map((item) => named(item.track))],
+    expected: [
+      ...(previous?.expected ?? []),
+      ...freshAdds.map((item) => ({ position: item.position, track: item.track })),
+    ],
+    removedKeys: [...plannedRemovedKeys, ...freshRemovals.map((recording) => recording.sourceKey)],
+    removed: [...(previous?.removed ?? []), ...freshRemovals.map((recording) => named(recording))],
+  };
+  await context.checkpoint(
+    { planned: checkpoint },
+    { done: 0, total: checkpoint.expected.length, phase: 'adding' },
+  );
+  return checkpoint;
+}
+
+/** The destination playlist's id; created on the first real run, its id stored at once. */
+async function ensureDestinationPlaylist({ deps, sync, progress }: OneWayRun, sides: OneWaySides) {
+  if (sides.playlistId) return sides.playlistId;
+  await progress('creating', 'Creating the playlist…');
+  const created = await sides.destination.createPlaylist(
+    sides.source.playlist.name,
+    `Kept in sync with ${SERVICE_LABELS[sync.sourceService]} by Crossfade (${syncMarker(sync.id)})`,
+  );
+  await updateSync(deps.db, sync.id, {
+    destinationPlaylistId: created.id,
+    destinationUrl: created.url || null,
+  });
+  return created.id;
+}
+
+/** Step 5: create the destination if need be, add in source order, remove, read back, store. */
+async function writeOneWayRun(input: OneWayRun, sides: OneWaySides, plan: OneWayPlan) {
+  const { deps, sync, context, progress, finish } = input;
+  const { destination } = sides;
+  const { keep, toAdd, gone, removals, planned } = plan;
+  const checkpoint = await checkpointOneWayRun(context, plan);
+  const targetId = await ensureDestinationPlaylist(input, sides);
+  if (toAdd.length > 0) {
+    await progress('adding', `Adding ${toAdd.length} track${toAdd.length === 1 ? '' : 's'}…`);
+    await destination.addTracks(
+      targetId,
+      toAdd.map((item) => item.track.uri),
+      undefined,
+      context.holdLease,
+    );
+  }
+  if (removals.length > 0 && destination.removeTracks) {
+    await progress('removing', `Removing ${removals.length} track${removals.length === 1 ? '' : 's'}…`);
+    await destination.removeTracks(
+      targetId,
+      removals.map((recording) => recording.destinationUri),
+    );
+  }
+  const verification =
+    checkpoint.expected.length === 0
+      ? { verified: 0, missing: [] }
+      : await verifyDestination(destination, targetId, checkpoint.expected, {
+          onPhase: (phase) => progress(phase),
+          beforeWrite: context.holdLease,
+        });
+  const removedKeys = new Set(removals.map((recording) => recording.sourceKey));
+  const nextSynced = [
+    ...keep,
+    ...toAdd.map((item) => recordingOf(item.key, item.track)),
+    // Listed removals stay known, so the next run lists them again until they are gone.
+    ...gone.filter((recording) => !removedKeys.has(recording.sourceKey)),
+  ];
+  await updateSync(deps.db, sync.id, {
+    synced: nextSynced,
+    sourcePlaylistName: sides.source.playlist.name,
+    nextRunAt: nextRunAfter(sync.schedule, new Date()),
+  });
+  const planKeys = new Set(checkpoint.keys);
+  await finish({
+    status: 'succeeded',
+    ...planned,
+    added: checkpoint.added,
+    removed: checkpoint.removed,
+    // Recordings this run added in an earlier attempt are its additions, not "already there".
+    unchanged: keep.filter((recording) => !planKeys.has(recording.sourceKey)).length,
+    verifiedTracks: checkpoint.expected.length === 0 ? null : verification.verified,
+    verificationMissing: verification.missing,
+    error: null,
+  });
+  return { runId: input.run.id, added: toAdd.length, removed: removals.length };
+}
+
+/** A one-way run, steps 1 to 5 (see above). */
+async function runOneWay(input: OneWayRun) {
+  await input.progress('reading', 'Reading the playlists…');
+  const sides = await readOneWaySides(input);
+  const plan = await planOneWayRun(input, sides);
+  const stopped = await guardOneWayRun(input, sides, plan);
+  if (stopped) return stopped;
+  return await writeOneWayRun(input, sides, plan);
+}
+
+/** Ends a run that failed for good (a permanent error, or the last attempt) before the job rethrows. */
+async function failedRun(context: JobContext<SyncRunState>, finish: OneWayRun['finish'], error: unknown) {
+  const classified = classifyJobError(error);
+  const finalAttempt = context.job.attempts >= context.job.maxAttempts;
+  if (
+    classified instanceof PermanentJobError ||
+    (finalAttempt && !(classified instanceof Error && classified.name === 'RetryLater'))
+  ) {
+    await finish({
+      status: 'failed',
+      error: classified instanceof Error ? classified.message : String(classified),
+    });
+  }
+  return classified;
+}
+
 export function createSyncRunJobHandler(deps: AppDeps) {
   return async ({ runId }: SyncRunPayload, context: JobContext<SyncRunState>) => {
     const { run, sync, plan: ownerPlan } = await loadRunContext(deps.db, runId);
@@ -171,258 +511,9 @@ export function createSyncRunJobHandler(deps: AppDeps) {
         context
           .progress({ done: 0, total: 0, phase, ...(message ? { message } : {}) })
           .catch(() => undefined);
-      await progress('reading', 'Reading the playlists…');
-
-      // 1. The source, and the destination as it is now.
-      const source = await loadSourcePlaylist(deps, sync.userId, sync.sourceService, sync.sourcePlaylistId);
-      const destination = await deps.providers.forUser(sync.userId, sync.destinationService, {
-        maxInlineWaitMs: JOB_INLINE_WAIT_MS,
-      });
-      const resuming = context.job.attempts > 1;
-      let playlistId = sync.destinationPlaylistId;
-      if (!playlistId && resuming) {
-        // A crash between creating the playlist and storing its id: find it by its marker.
-        const found = await findMarkedPlaylist(destination, syncMarker(sync.id));
-        if (found) playlistId = found.id;
-      }
-      const entries = playlistId ? await settledEntries(destination, playlistId, resuming) : [];
-      const present = destinationIndex(entries);
-
-      // 2. Which source tracks are already there, by recording.
-      const synced = new Map(sync.synced.map((recording) => [recording.sourceKey, recording]));
-      const sourceTracks = source.entries.flatMap((entry) => (entry.kind === 'track' ? [entry] : []));
-      const sourceKeys = new Set<string>();
-      const keep: SyncedRecording[] = [];
-      const toMatch: typeof sourceTracks = [];
-      // The same recording twice in the source is added once; the second is listed, so the run's figures
-      // (added, already there, not added) account for every track of the source.
-      const repeated: typeof sourceTracks = [];
-      for (const entry of sourceTracks) {
-        const key = ruleKeyOf(entry.track);
-        if (sourceKeys.has(key)) {
-          repeated.push(entry);
-          continue;
-        }
-        sourceKeys.add(key);
-        const known = synced.get(key);
-        const sameIsrc = normalizeIsrc(entry.track.isrc)
-          ? present.find({ isrc: entry.track.isrc })
-          : undefined;
-        if (
-          known &&
-          present.holds({ id: known.destinationId, uri: known.destinationUri, isrc: known.isrc })
-        ) {
-          keep.push(known);
-        } else if (sameIsrc) {
-          // Already there under the same ISRC (added by hand, or under another id of the recording).
-          keep.push(recordingOf(key, sameIsrc));
-        } else {
-          toMatch.push(entry);
-        }
-      }
-
-      // 3. Match what is new, as a transfer would (the person's rules decide their rows).
-      await progress('matching', `Matching ${toMatch.length} new track${toMatch.length === 1 ? '' : 's'}…`);
-      const connection = await deps.providers.connections.get(sync.userId, sync.destinationService);
-      // Never a silent US: what the person can play depends on their country (asked on the Account page).
-      const region = connection?.region;
-      if (!region) throw new PermanentJobError(unknownRegionMessage(sync.destinationService));
-      const rules = await loadRules(deps.db, {
-        userId: sync.userId,
-        sourceService: sync.sourceService,
-        destinationService: sync.destinationService,
-      });
-      const cache = new DatabaseMatchCache(deps.db, sync.destinationService, region);
-      const matches =
-        toMatch.length === 0
-          ? []
-          : await matchTracks(
-              toMatch.map((entry) => entry.track),
-              destination,
-              { region, cache, tieBreaker: createMatchingTieBreaker(deps.ai) },
-            );
-      await cache.flush();
-      const rows = toMatch.map((entry, index) => {
-        const match = matches[index];
-        if (!match) throw new Error('matching returned fewer results than sources');
-        // Rows as a match run stores them (the run's id stands in for a match set: they are never stored).
-        const row = rowFromMatch(run.id, entry.position, match);
-        const rule = rules.get(ruleKeyOf(entry.track));
-        return (rule ? ruledRow(row, rule) : row) as unknown as MatchRowRecord;
-      });
-      const selected = tracksToAdd(rows, false);
-      const chosenPositions = new Set(selected.map((item) => item.row.position));
-      // Entries that are not songs (local files, episodes, unavailable) are listed with why, as in a transfer.
-      const skippedRows = source.entries.flatMap((entry) =>
-        entry.kind === 'skipped' ? [rowFromSkippedEntry(run.id, entry) as unknown as MatchRowRecord] : [],
-      );
-      const notAdded = [
-        ...[...rows, ...skippedRows]
-          .filter((row) => !chosenPositions.has(row.position))
-          .map((row) => ({
-            position: row.position,
-            track: named(
-              row.source,
-              row.status === 'skipped'
-                ? row.decidedBy === 'person'
-                  ? 'Your rule: not on this service'
-                  : (row.reasons[0] ?? 'Not a song')
-                : row.status === 'review'
-                  ? 'No confident match: review it in a transfer to make a rule'
-                  : 'Not found',
-            ),
-          })),
-        ...repeated.map((entry) => ({
-          position: entry.position,
-          track: named(entry.track, REPEATED_IN_SOURCE),
-        })),
-      ]
-        .sort((a, b) => a.position - b.position)
-        .map((item) => item.track);
-      const toAdd: { key: string; position: number; source: NormalizedTrack; track: NormalizedTrack }[] = [];
-      const adding = new Set<string>();
-      for (const item of selected) {
-        const key = ruleKeyOf(item.row.source);
-        const there = present.find(item.track);
-        if (there || adding.has(item.track.uri)) {
-          // The match is a recording the destination already holds: nothing to add.
-          keep.push(recordingOf(key, there ?? item.track));
-          continue;
-        }
-        adding.add(item.track.uri);
-        toAdd.push({ key, position: item.row.position, source: item.row.source, track: item.track });
-      }
-
-      // 4. Removals: what this sync put in that the source no longer holds, still in the destination.
-      const gone = sync.synced.filter(
-        (recording) =>
-          !sourceKeys.has(recording.sourceKey) &&
-          present.holds({ id: recording.destinationId, uri: recording.destinationUri, isrc: recording.isrc }),
-      );
-      const canRemove = sync.removals && destination.removeTracks !== undefined && !destination.appendOnly;
-      const listedReason = destination.appendOnly
-        ? `${SERVICE_LABELS[sync.destinationService]} playlists cannot have tracks removed: remove it there by hand.`
-        : 'Removals are off for this sync.';
-      const removals = canRemove ? gone : [];
-      const listedRemovals = canRemove ? [] : gone.map((recording) => named(recording, listedReason));
-      const added = toAdd.map((item) => named(item.track));
-      const removed = removals.map((recording) => named(recording));
-      const planned = { added, removed, listedRemovals, notAdded, unchanged: keep.length };
-
-      if (run.dryRun) {
-        await finish({ status: 'succeeded', ...planned, error: null });
-        return { runId, dryRun: true };
-      }
-      const removalLimit = Math.max(0, present.trackCount) * SYNC_REMOVAL_CONFIRM_SHARE;
-      if (removals.length > 0 && removals.length > removalLimit && !run.removalsConfirmed) {
-        await finish({
-          status: 'needs_confirmation',
-          ...planned,
-          error: `This run would remove ${removals.length} of the ${present.trackCount} tracks in the playlist (more than ${Math.round(SYNC_REMOVAL_CONFIRM_SHARE * 100)} %). Confirm to go on.`,
-        });
-        return { runId, needsConfirmation: true };
-      }
-
-      // What this run sets out to write, checkpointed first; a resumed run keeps what its first attempt planned.
-      const previous = context.state?.planned;
-      const plannedKeys = new Set(previous?.keys ?? []);
-      const plannedRemovedKeys = new Set(previous?.removedKeys ?? []);
-      const freshAdds = toAdd.filter((item) => !plannedKeys.has(item.key));
-      const freshRemovals = removals.filter((recording) => !plannedRemovedKeys.has(recording.sourceKey));
-      const plan: NonNullable<SyncRunState['planned']> = {
-        keys: [...plannedKeys, ...freshAdds.map((item) => item.key)],
-        added: [...(previous?.added ?? []), ...freshAdds.map((item) => named(item.track))],
-        expected: [
-          ...(previous?.expected ?? []),
-          ...freshAdds.map((item) => ({ position: item.position, track: item.track })),
-        ],
-        removedKeys: [...plannedRemovedKeys, ...freshRemovals.map((recording) => recording.sourceKey)],
-        removed: [...(previous?.removed ?? []), ...freshRemovals.map((recording) => named(recording))],
-      };
-      await context.checkpoint(
-        { planned: plan },
-        {
-          done: 0,
-          total: plan.expected.length,
-          phase: 'adding',
-        },
-      );
-      const planKeys = new Set(plan.keys);
-
-      // Writes: create the destination on the first real run, add in source order, remove, read back.
-      if (!playlistId) {
-        await progress('creating', 'Creating the playlist…');
-        const created = await destination.createPlaylist(
-          source.playlist.name,
-          `Kept in sync with ${SERVICE_LABELS[sync.sourceService]} by Crossfade (${syncMarker(sync.id)})`,
-        );
-        playlistId = created.id;
-        await updateSync(deps.db, sync.id, {
-          destinationPlaylistId: created.id,
-          destinationUrl: created.url || null,
-        });
-      }
-      const targetId = playlistId;
-      if (toAdd.length > 0) {
-        await progress('adding', `Adding ${toAdd.length} track${toAdd.length === 1 ? '' : 's'}…`);
-        await destination.addTracks(
-          targetId,
-          toAdd.map((item) => item.track.uri),
-          undefined,
-          context.holdLease,
-        );
-      }
-      if (removals.length > 0 && destination.removeTracks) {
-        await progress('removing', `Removing ${removals.length} track${removals.length === 1 ? '' : 's'}…`);
-        await destination.removeTracks(
-          targetId,
-          removals.map((recording) => recording.destinationUri),
-        );
-      }
-      const verification =
-        plan.expected.length === 0
-          ? { verified: 0, missing: [] }
-          : await verifyDestination(destination, targetId, plan.expected, {
-              onPhase: (phase) => progress(phase),
-              beforeWrite: context.holdLease,
-            });
-      const removedKeys = new Set(removals.map((recording) => recording.sourceKey));
-      const nextSynced = [
-        ...keep,
-        ...toAdd.map((item) => recordingOf(item.key, item.track)),
-        // Listed removals stay known, so the next run lists them again until they are gone.
-        ...gone.filter((recording) => !removedKeys.has(recording.sourceKey)),
-      ];
-      await updateSync(deps.db, sync.id, {
-        synced: nextSynced,
-        sourcePlaylistName: source.playlist.name,
-        nextRunAt: nextRunAfter(sync.schedule, new Date()),
-      });
-      await finish({
-        status: 'succeeded',
-        ...planned,
-        added: plan.added,
-        removed: plan.removed,
-        // Recordings this run added in an earlier attempt are its additions, not "already there".
-        unchanged: keep.filter((recording) => !planKeys.has(recording.sourceKey)).length,
-        verifiedTracks: plan.expected.length === 0 ? null : verification.verified,
-        verificationMissing: verification.missing,
-        error: null,
-      });
-      return { runId, added: toAdd.length, removed: removals.length };
+      return await runOneWay({ deps, run, sync, finish, context, progress });
     } catch (error) {
-      const classified = classifyJobError(error);
-      const finalAttempt = context.job.attempts >= context.job.maxAttempts;
-      if (
-        classified instanceof PermanentJobError ||
-        (finalAttempt && !(classified instanceof Error && classified.name === 'RetryLater'))
-      ) {
-        await finish({
-          status: 'failed',
-          error: classified instanceof Error ? classified.message : String(classified),
-        });
-      }
-      throw classified;
+      throw await failedRun(context, finish, error);
     }
   };
 }
