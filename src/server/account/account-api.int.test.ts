@@ -208,8 +208,15 @@ async function rowsOwnedBy(userId: string, ids: { matchSets: string[]; links: st
 
 /** Tables that hold nobody's personal data: the shared catalog lookup cache. */
 // Rate-limit counters are keyed by hashes of addresses, accounts and links, and expire with their window.
-// The server's own webhook endpoint with the payments sandbox belongs to nobody.
-const SHARED_TABLES = ['match_cache', 'rate_limit_counters', 'stripe_webhook_endpoints'];
+// The server's own webhook endpoint with the payments sandbox belongs to nobody, nor do the learned rate
+// budgets of each service's app and their slots (decision 0029), which name no person.
+const SHARED_TABLES = [
+  'match_cache',
+  'rate_budget_slots',
+  'rate_budgets',
+  'rate_limit_counters',
+  'stripe_webhook_endpoints',
+];
 
 /** The username's failed sign-ins as the limiter stores them (hashed key, login-throttle.ts). */
 async function failedSignInCount(username: string) {
