@@ -745,7 +745,7 @@ export const playlistHistories = pgTable(
  * One version of a playlist. The ordered track list is `ops` applied to the previous version (a
  * `keyframe` every HISTORY_KEYFRAME_EVERY versions holds the whole list, as deflated track numbers);
  * tracks are numbered by first appearance, their details kept once, in the version that first held them
- * (`new_tracks`, deflated JSON). `added`, `removed`, `became_unavailable` are track numbers.
+ * (`new_tracks`, deflated JSON in base64). `added`, `removed`, `became_unavailable` are track numbers.
  */
 export const playlistVersions = pgTable(
   'playlist_versions',
@@ -762,9 +762,10 @@ export const playlistVersions = pgTable(
     /** What wrote it: `transfer:<id>`, `sync-run:<id>`, `restore:<jobId>`, `backup:<snapshotId>`. */
     origin: text('origin'),
     trackCount: integer('track_count').notNull(),
-    keyframe: bytea('keyframe'),
+    /** Base64 text, not bytea: the embedded database hands text back many times faster. */
+    keyframe: text('keyframe'),
     ops: jsonb('ops').$type<number[][]>().notNull(),
-    newTracks: bytea('new_tracks'),
+    newTracks: text('new_tracks'),
     added: jsonb('added').$type<number[]>().notNull(),
     removed: jsonb('removed').$type<number[]>().notNull(),
     becameUnavailable: jsonb('became_unavailable').$type<number[]>().notNull(),

@@ -53,7 +53,10 @@ function edit(random: () => number, list: ObservedEntry[], nextId: () => number)
   return next;
 }
 
-const asParts = (parts: NewVersionParts, seq: number): StoredVersionParts => ({
+const asParts = (
+  parts: NewVersionParts,
+  seq: number,
+): StoredVersionParts & { newTracks: string | null } => ({
   seq,
   keyframe: parts.keyframe,
   ops: parts.ops,
@@ -61,6 +64,14 @@ const asParts = (parts: NewVersionParts, seq: number): StoredVersionParts => ({
   becameUnavailable: parts.becameUnavailable,
   becameAvailable: parts.becameAvailable,
 });
+
+/** Replays stored versions, their track details decoded as the store does. */
+const replayStored = (stored: ReturnType<typeof asParts>[]) =>
+  replay(
+    stored,
+    stored,
+    stored.flatMap((version) => (version.newTracks ? decodeTracks(version.newTracks) : [])),
+  );
 
 /** The state a new version leaves, without replaying every version again (the replay is what is tested). */
 function advance(state: ReplayedState | null, parts: NewVersionParts, seq: number): ReplayedState {
@@ -83,7 +94,7 @@ describe('history codec', () => {
     const list = Array.from({ length: 10_000 }, (_, index) => index);
     const keyframe = encodeKeyframe(list);
     expect(decodeKeyframe(keyframe)).toEqual(list);
-    expect(keyframe.byteLength).toBeLessThan(1_000);
+    expect(keyframe.length).toBeLessThan(1_000);
     const tracks = [
       track(1),
       { ...track(2), uri: 't2' },
@@ -101,7 +112,7 @@ describe('history codec', () => {
         track: track(nextId()),
         unavailable: false,
       }));
-      const stored: StoredVersionParts[] = [];
+      const stored: ReturnType<typeof asParts>[] = [];
       const truth: ObservedEntry[][] = [];
       let state: ReplayedState | null = null;
       const versions = HISTORY_KEYFRAME_EVERY * 2 + 17;
@@ -118,7 +129,7 @@ describe('history codec', () => {
       }
       // Any version reads back exactly: the tracks in order, and which of them are unavailable.
       for (let index = 0; index < stored.length; index += 1 + Math.floor(random() * 9)) {
-        const read = replay(stored.slice(0, index + 1));
+        const read = replayStored(stored.slice(0, index + 1));
         const expected = truth[index] ?? [];
         expect(read.list.map((ref) => read.tracks[ref])).toEqual(expected.map((entry) => entry.track));
         const unavailableUris = expected.filter((entry) => entry.unavailable).map((entry) => entry.track.uri);
@@ -137,7 +148,7 @@ describe('history codec', () => {
       [1, 2, 3].map((n) => ({ track: track(n), unavailable: false })),
     );
     if (!first) throw new Error('no first version');
-    const state = replay([asParts(first, 1)]);
+    const state = replayStored([asParts(first, 1)]);
     const second = nextVersion(state, [
       { track: track(1), unavailable: false },
       { track: track(3), unavailable: true },

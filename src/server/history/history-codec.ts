@@ -1,5 +1,5 @@
+import { deflateSync, inflateSync } from 'node:zlib';
 import { diffArrays } from 'diff';
-import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import type { HistoryTrack } from '../../shared/api/history';
 
 /**
@@ -53,20 +53,24 @@ export function applyOps(list: number[], ops: readonly ListOp[]): number[] {
   return list;
 }
 
-/** A whole list as deflated little-endian deltas (consecutive numbers compress to almost nothing). */
-export function encodeKeyframe(list: readonly number[]): Uint8Array {
+/**
+ * A whole list as deflated little-endian deltas (consecutive numbers compress to almost nothing), in
+ * base64: the embedded database hands text back many times faster than bytea.
+ */
+export function encodeKeyframe(list: readonly number[]): string {
   const deltas = new Int32Array(list.length);
   let previous = 0;
   list.forEach((value, index) => {
     deltas[index] = value - previous;
     previous = value;
   });
-  return deflateSync(new Uint8Array(deltas.buffer), { level: 9 });
+  return deflateSync(new Uint8Array(deltas.buffer), { level: 9 }).toString('base64');
 }
 
-export function decodeKeyframe(bytes: Uint8Array): number[] {
-  const raw = inflateSync(bytes);
-  const deltas = new Int32Array(raw.buffer, raw.byteOffset, raw.byteLength / 4);
+export function decodeKeyframe(text: string): number[] {
+  const raw = inflateSync(Buffer.from(text, 'base64'));
+  // A copy: the inflated buffer may sit at an offset of a shared pool that is not 4-byte aligned.
+  const deltas = new Int32Array(new Uint8Array(raw).buffer);
   const list = new Array<number>(deltas.length);
   let previous = 0;
   for (let index = 0; index < deltas.length; index++) {
@@ -76,8 +80,14 @@ export function decodeKeyframe(bytes: Uint8Array): number[] {
   return list;
 }
 
-/** Tracks as deflated JSON rows `[id, uri, name, artists, album, isrc, durationMs]`. */
-export function encodeTracks(tracks: readonly StoredTrack[]): Uint8Array {
+/** Below this many characters track details are kept as plain JSON (one parse, nothing to inflate). */
+const DEFLATE_TRACKS_FROM = 2_048;
+
+/**
+ * Tracks as JSON rows `[id, uri, name, artists, album, isrc, durationMs]`: plain when short, else `z` and
+ * the deflated JSON in base64.
+ */
+export function encodeTracks(tracks: readonly StoredTrack[]): string {
   const rows = tracks.map((track) => [
     track.id,
     track.uri === track.id ? 0 : track.uri,
@@ -87,28 +97,25 @@ export function encodeTracks(tracks: readonly StoredTrack[]): Uint8Array {
     track.isrc ?? 0,
     track.durationMs ?? 0,
   ]);
-  return deflateSync(strToU8(JSON.stringify(rows)), { level: 9 });
+  const json = JSON.stringify(rows);
+  if (json.length < DEFLATE_TRACKS_FROM) return json;
+  return `z${deflateSync(json, { level: 9 }).toString('base64')}`;
 }
 
-export function decodeTracks(bytes: Uint8Array): StoredTrack[] {
-  const rows = JSON.parse(strFromU8(inflateSync(bytes))) as [
-    string,
-    string | 0,
-    string,
-    string[],
-    string,
-    string | 0,
-    number,
-  ][];
-  return rows.map(([id, uri, name, artists, album, isrc, durationMs]) => ({
-    id,
-    uri: uri === 0 ? id : uri,
-    name,
-    artists,
-    album,
-    ...(isrc === 0 ? {} : { isrc }),
-    ...(durationMs ? { durationMs } : {}),
-  }));
+export function decodeTracks(text: string): StoredTrack[] {
+  const json = text.startsWith('z')
+    ? inflateSync(Buffer.from(text.slice(1), 'base64')).toString('utf8')
+    : text;
+  const rows = JSON.parse(json) as [string, string | 0, string, string[], string, string | 0, number][];
+  const tracks = new Array<StoredTrack>(rows.length);
+  for (let index = 0; index < rows.length; index++) {
+    const [id, uri, name, artists, album, isrc, durationMs] = rows[index] as (typeof rows)[number];
+    const track: StoredTrack = { id, uri: uri === 0 ? id : uri, name, artists, album };
+    if (isrc !== 0) track.isrc = isrc;
+    if (durationMs) track.durationMs = durationMs;
+    tracks[index] = track;
+  }
+  return tracks;
 }
 
 /** What one list has that the other has not, counting repeats (a track twice, removed once, is removed once). */
@@ -124,15 +131,20 @@ export function multisetMinus(from: readonly number[], minus: readonly number[])
   return rest;
 }
 
-/** A version as stored, the parts the reader needs. */
-export interface StoredVersionParts {
+/** A version as stored, the parts replaying its list needs (the tracks' details are read apart). */
+export interface StoredListParts {
   seq: number;
-  keyframe: Uint8Array | null;
+  keyframe: string | null;
   ops: ListOp[];
-  newTracks: Uint8Array | null;
+}
+
+/** A version's changes of availability (only versions with any need to be read). */
+export interface AvailabilityChange {
   becameUnavailable: number[];
   becameAvailable: number[];
 }
+
+export type StoredVersionParts = StoredListParts & AvailabilityChange;
 
 /** The state a version leaves: its ordered list, the tracks known so far, which of them are unavailable. */
 export interface ReplayedState {
@@ -143,12 +155,20 @@ export interface ReplayedState {
 }
 
 /**
- * Replays versions (in `seq` order, from the first) into the state of the last one. Only the tracks are
- * taken from every version; the list starts at the newest keyframe.
+ * Replays versions (in `seq` order, from a keyframe or the first) into the state of the last one: the list
+ * starts at the newest keyframe. `availability` holds the changes of every earlier version (in order;
+ * versions without any may be left out), `tracks` the history's track details by number.
  */
-export function replay(versions: readonly StoredVersionParts[]): ReplayedState {
-  const tracks: StoredTrack[] = [];
+export function replay(
+  versions: readonly StoredListParts[],
+  availability: readonly AvailabilityChange[],
+  tracks: StoredTrack[],
+): ReplayedState {
   const unavailable = new Set<number>();
+  for (const change of availability) {
+    for (const ref of change.becameUnavailable) unavailable.add(ref);
+    for (const ref of change.becameAvailable) unavailable.delete(ref);
+  }
   let start = 0;
   versions.forEach((version, index) => {
     if (version.keyframe) start = index;
@@ -156,9 +176,6 @@ export function replay(versions: readonly StoredVersionParts[]): ReplayedState {
   let list: number[] = [];
   let seq = 0;
   versions.forEach((version, index) => {
-    if (version.newTracks) for (const track of decodeTracks(version.newTracks)) tracks.push(track);
-    for (const ref of version.becameUnavailable) unavailable.add(ref);
-    for (const ref of version.becameAvailable) unavailable.delete(ref);
     if (index === start && version.keyframe) list = decodeKeyframe(version.keyframe);
     else if (index > start) applyOps(list, version.ops);
     seq = version.seq;
@@ -175,9 +192,9 @@ export interface ObservedEntry {
 /** What a new version stores, computed from the previous state and what was read now. */
 export interface NewVersionParts {
   trackCount: number;
-  keyframe: Uint8Array | null;
+  keyframe: string | null;
   ops: ListOp[];
-  newTracks: Uint8Array | null;
+  newTracks: string | null;
   added: number[];
   removed: number[];
   becameUnavailable: number[];

@@ -1,10 +1,10 @@
-import { and, asc, desc, eq, gte, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, isNotNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { HistoryCause } from '../../shared/api/history';
 import type { ServiceId } from '../../shared/services';
 import type { Database } from '../db/client';
 import { playlistHistories, playlistVersions } from '../db/schema';
 import { isUuid } from '../db/uuid';
-import type { NewVersionParts, StoredVersionParts } from './history-codec';
+import type { AvailabilityChange, NewVersionParts, StoredListParts } from './history-codec';
 
 /** The only SQL on `playlist_histories` and `playlist_versions` (decision 0030). */
 
@@ -53,30 +53,68 @@ export async function withHistoryLocked<T>(
   });
 }
 
-const partsColumns = {
-  seq: playlistVersions.seq,
-  keyframe: playlistVersions.keyframe,
-  ops: playlistVersions.ops,
-  newTracks: playlistVersions.newTracks,
-  becameUnavailable: playlistVersions.becameUnavailable,
-  becameAvailable: playlistVersions.becameAvailable,
-};
+/** The track details first held by versions `afterSeq` < seq <= `uptoSeq` (as encodeTracks wrote them), in order. */
+export async function loadNewTracks(
+  db: Database,
+  historyId: string,
+  afterSeq: number,
+  uptoSeq: number,
+): Promise<string[]> {
+  const rows = await db
+    .select({ newTracks: playlistVersions.newTracks })
+    .from(playlistVersions)
+    .where(
+      and(
+        eq(playlistVersions.historyId, historyId),
+        gt(playlistVersions.seq, afterSeq),
+        lte(playlistVersions.seq, uptoSeq),
+        isNotNull(playlistVersions.newTracks),
+      ),
+    )
+    .orderBy(asc(playlistVersions.seq));
+  return rows.flatMap((row) => (row.newTracks ? [row.newTracks] : []));
+}
 
-/** What replaying the versions up to `uptoSeq` (all when absent) needs, in order. */
+/**
+ * What replaying version `seq` needs: the versions from the newest keyframe up to it (lists), and every
+ * change of availability up to it (few versions have any).
+ */
 export async function loadVersionParts(
   db: Database,
   historyId: string,
-  uptoSeq?: number,
-): Promise<StoredVersionParts[]> {
-  return db
-    .select(partsColumns)
+  seq: number,
+): Promise<{ lists: StoredListParts[]; availability: AvailabilityChange[] }> {
+  const mine = eq(playlistVersions.historyId, historyId);
+  const [keyframe] = await db
+    .select({ seq: sql<number>`max(${playlistVersions.seq})` })
     .from(playlistVersions)
-    .where(
-      uptoSeq === undefined
-        ? eq(playlistVersions.historyId, historyId)
-        : and(eq(playlistVersions.historyId, historyId), lte(playlistVersions.seq, uptoSeq)),
-    )
-    .orderBy(asc(playlistVersions.seq));
+    .where(and(mine, lte(playlistVersions.seq, seq), isNotNull(playlistVersions.keyframe)));
+  const from = keyframe?.seq ?? 1;
+  const [lists, availability] = await Promise.all([
+    db
+      .select({ seq: playlistVersions.seq, keyframe: playlistVersions.keyframe, ops: playlistVersions.ops })
+      .from(playlistVersions)
+      .where(and(mine, gte(playlistVersions.seq, from), lte(playlistVersions.seq, seq)))
+      .orderBy(asc(playlistVersions.seq)),
+    db
+      .select({
+        becameUnavailable: playlistVersions.becameUnavailable,
+        becameAvailable: playlistVersions.becameAvailable,
+      })
+      .from(playlistVersions)
+      .where(
+        and(
+          mine,
+          lte(playlistVersions.seq, seq),
+          or(
+            sql`jsonb_array_length(${playlistVersions.becameUnavailable}) > 0`,
+            sql`jsonb_array_length(${playlistVersions.becameAvailable}) > 0`,
+          ),
+        ),
+      )
+      .orderBy(asc(playlistVersions.seq)),
+  ]);
+  return { lists, availability };
 }
 
 export async function insertVersion(
@@ -101,9 +139,9 @@ export async function insertVersion(
       cause: input.cause,
       origin: input.origin,
       trackCount: parts.trackCount,
-      keyframe: parts.keyframe ? Buffer.from(parts.keyframe) : null,
+      keyframe: parts.keyframe,
       ops: parts.ops,
-      newTracks: parts.newTracks ? Buffer.from(parts.newTracks) : null,
+      newTracks: parts.newTracks,
       added: parts.added,
       removed: parts.removed,
       becameUnavailable: parts.becameUnavailable,

@@ -11,6 +11,7 @@ import { createMatchingTieBreaker } from '../ai/matching-tie-breaker';
 import type { AppDeps } from '../app-context';
 import { syncRuns, syncs, users } from '../db/schema';
 import type { SyncedRecording } from '../db/stored-json';
+import { history, syncRunOrigin } from '../history/history-hooks';
 import { defineJob } from '../jobs/define-job';
 import type { JobContext } from '../jobs/job-runner';
 import { PermanentJobError } from '../jobs/job-runner';
@@ -176,6 +177,7 @@ export function createSyncRunJobHandler(deps: AppDeps) {
         if (found) playlistId = found.id;
       }
       const entries = playlistId ? await settledEntries(destination, playlistId, resuming) : [];
+      await history.readSyncPair(deps, sync, source, { playlistId, entries });
       const present = destinationIndex(entries);
 
       // 2. Which source tracks are already there, by recording.
@@ -373,6 +375,14 @@ export function createSyncRunJobHandler(deps: AppDeps) {
               onPhase: (phase) => progress(phase),
               beforeWrite: context.holdLease,
             });
+      await history.wrote(deps, {
+        userId: sync.userId,
+        service: sync.destinationService,
+        playlistId: targetId,
+        provider: destination,
+        cause: 'sync',
+        origin: syncRunOrigin(sync.id, runId),
+      });
       const removedKeys = new Set(removals.map((recording) => recording.sourceKey));
       const nextSynced = [
         ...keep,

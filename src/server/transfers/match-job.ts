@@ -6,6 +6,7 @@ import { SERVICE_LABELS, type ServiceId } from '../../shared/services';
 import { createMatchingTieBreaker } from '../ai/matching-tie-breaker';
 import type { AppDeps } from '../app-context';
 import { matchRows, matchSets } from '../db/schema';
+import { history } from '../history/history-hooks';
 import { defineJob } from '../jobs/define-job';
 import type { JobContext } from '../jobs/job-runner';
 import { PermanentJobError } from '../jobs/job-runner';
@@ -85,6 +86,13 @@ export function createMatchJobHandler(deps: AppDeps) {
           throw sourceReadError(error, set.sourceService, deps.config.SPOTIFY_MODE);
         });
         entries = source.entries;
+        await history.read(deps, {
+          userId: set.userId,
+          service: set.sourceService,
+          playlistId: set.sourcePlaylistId,
+          contents: source,
+          cause: 'transfer',
+        });
         // Stored while matching begins: the destination's rate window starts with its first call, and
         // writing megabytes of entries first only delays it. Every chunk is stored after this write, so
         // a checkpoint never comes before the copy a resumed run works from.

@@ -5,6 +5,7 @@ import { SERVICE_LABELS } from '../../shared/services';
 import type { AppDeps } from '../app-context';
 import { matchRows, matchSets, transfers } from '../db/schema';
 import type { LibrarySaveRecord } from '../db/stored-json';
+import { history, transferOrigin } from '../history/history-hooks';
 import { defineJob } from '../jobs/define-job';
 import type { JobContext } from '../jobs/job-runner';
 import { PermanentJobError } from '../jobs/job-runner';
@@ -239,6 +240,14 @@ export function createTransferJobHandler(deps: AppDeps) {
             beforeWrite: context.holdLease,
           },
         );
+        await history.wrote(deps, {
+          userId: transfer.userId,
+          service: transfer.destinationService,
+          playlistId,
+          provider: await readBackClient(),
+          cause: 'transfer',
+          origin: transferOrigin(transferId),
+        });
       }
       const libraryVerification = library
         ? await verifyLibrary(await readBackClient(), library, {

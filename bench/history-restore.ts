@@ -1,0 +1,3 @@
+export async function benchRestore(): Promise<number> {
+  return Number.NaN;
+}
