@@ -53,10 +53,7 @@ function edit(random: () => number, list: ObservedEntry[], nextId: () => number)
   return next;
 }
 
-const asParts = (
-  parts: NewVersionParts,
-  seq: number,
-): StoredVersionParts & { newTracks: string | null } => ({
+const asParts = (parts: NewVersionParts, seq: number): StoredVersionParts & { newTracks: string | null } => ({
   seq,
   keyframe: parts.keyframe,
   ops: parts.ops,
