@@ -4,7 +4,7 @@
  * then prints the bytes stored per version, the total, the slowest read of a version (the newest, the
  * oldest, every keyframe's neighbours and random ones) and how long a restore of an early version into
  * the Spotify emulator takes (through the restore job, verified). Exits 1 when a goal is missed: under
- * 5 MB in all, every read under 200 ms.
+ * 5 MB in all, every read under 200 ms (each read cold: no track details cached; the median of three).
  *
  * The last line is `bench:history: versions=N bytes_per_version=N total_mb=X read_ms_max=X restore_s=X`.
  */
@@ -113,11 +113,20 @@ async function main() {
   for (const seq of seqs) {
     const row = bySeq.get(seq);
     if (!row) throw new Error(`version ${seq} is missing`);
-    // Cold: nothing of the history in memory, as in a process that has just started.
-    forgetCachedHistories();
-    const began = performance.now();
-    const read = await readVersionTracks(db, row);
-    readMax = Math.max(readMax, performance.now() - began);
+    // Cold: nothing of the history in memory, as in a process that has just started. The median of three
+    // such reads, so one garbage collection or a neighbour's burst on a shared machine is not the figure.
+    const times: number[] = [];
+    let read: Awaited<ReturnType<typeof readVersionTracks>> | undefined;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      forgetCachedHistories();
+      const began = performance.now();
+      read = await readVersionTracks(db, row);
+      times.push(performance.now() - began);
+    }
+    const median = times.sort((a, b) => a - b)[1] ?? 0;
+    readMax = Math.max(readMax, median);
+    if (process.env.BENCH_VERBOSE) console.log(`read version ${seq}: ${median.toFixed(1)} ms`);
+    if (!read) throw new Error('no read');
     const expected = truth.get(seq);
     if (expected && read.tracks.map((track) => track.uri).join() !== expected.join())
       throw new Error(`version ${seq} did not read back as it was recorded`);

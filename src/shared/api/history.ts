@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { serviceIdSchema } from '../services';
 import { text } from '../text';
+import { jobViewSchema } from './transfer';
 
 /**
  * Every playlist's history (issue 21, decision 0030): GET /api/history/{service}/{playlistId},
@@ -97,6 +98,10 @@ export const restoreResultSchema = z.object({
   versionId: text().nullable(),
 });
 export type RestoreResult = z.infer<typeof restoreResultSchema>;
+
+/** GET /api/history/restores/{jobId}: the job's progress, and its result once it has one. */
+export const restoreStatusSchema = z.object({ job: jobViewSchema, result: restoreResultSchema.nullable() });
+export type RestoreStatus = z.infer<typeof restoreStatusSchema>;
 
 export const disappearedSchema = z.object({
   items: z.array(
