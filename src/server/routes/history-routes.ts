@@ -17,7 +17,8 @@ const serviceOf = (value: string) => {
 
 /** An empty body is an empty object: `POST …/undo` with nothing is a real undo. */
 async function optionalJson<T>(c: Parameters<typeof readJson>[0], schema: Parameters<typeof readJson<T>>[1]) {
-  const text = await c.req.raw.clone().text();
+  // Hono keeps the body it has read (the idempotency layer reads it first), so reading it twice is fine.
+  const text = await c.req.text();
   return text.trim() === '' ? validate(schema, undefined) : readJson(c, schema);
 }
 
