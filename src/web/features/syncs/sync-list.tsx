@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../hooks/use-toast';
 import { serverMessage } from '../../lib/api-client';
+import { HistoryLink, UndoButton } from '../history';
 import { confirmSyncRun, deleteSync, runSync, setSyncPaused, useSyncRuns, useSyncs } from './syncs-api';
 
 const SCHEDULE_LABELS: Record<Sync['schedule'], string> = {
@@ -84,6 +85,13 @@ function SyncItem({ sync }: { sync: Sync }) {
             Last run: {STATUS_LABELS[sync.lastRun.status]}
             {sync.lastRun.dryRun ? ' (preview)' : ''}
           </p>
+        ) : null}
+        {sync.destinationPlaylistId ? (
+          <HistoryLink
+            service={sync.destinationService}
+            playlistId={sync.destinationPlaylistId}
+            name={name}
+          />
         ) : null}
       </div>
       <div className="flex flex-wrap gap-2">
@@ -175,6 +183,11 @@ function RunItem({ syncId, run }: { syncId: string; run: SyncRun }) {
         {run.verifiedTracks !== null ? ` · verified: ${run.verifiedTracks} of ${run.added.length}` : ''}
       </p>
       {run.error ? <p className="text-sm text-red-800">{run.error}</p> : null}
+      {!run.dryRun && run.status === 'succeeded' && (run.added.length > 0 || run.removed.length > 0) ? (
+        <div>
+          <UndoButton writer={{ syncId, runId: run.id }} label="Undo this run" />
+        </div>
+      ) : null}
       {run.status === 'needs_confirmation' ? (
         <div>
           <Button size="sm" disabled={confirm.isPending} onClick={() => confirm.mutate()}>
