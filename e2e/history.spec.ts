@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import { users } from '../src/server/db/schema';
+import { expectAxeClean } from './support/axe';
 import { type OwnServer, registerOn, startOwnServer } from './support/own-server';
 import { expectToast } from './support/toasts';
 
@@ -67,5 +68,24 @@ test.describe('History of a playlist', () => {
       entry.kind === 'track' ? [entry.track.uri] : [],
     );
     expect(after).toEqual(before.map((track) => track.uri));
+
+    // Accessible, and usable on a 360 px wide phone; so is the list of what disappeared.
+    await expectAxeClean(page, 'history');
+    await page.setViewportSize({ width: 360, height: 740 });
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth);
+    expect(await overflow()).toBeLessThanOrEqual(360);
+    await page.goto(`${own.url}/history/disappeared`);
+    await expect(page.getByRole('heading', { level: 1, name: 'What disappeared' })).toBeVisible();
+    await expect(
+      page
+        .getByRole('listitem')
+        .filter({ hasText: before[0]?.name ?? '' })
+        .first(),
+    ).toContainText('removed in the service itself');
+    await page.getByRole('link', { name: 'Road Trip' }).first().click();
+    await expect(page).toHaveURL(new RegExp(`/history/spotify/${roadTrip.id}$`));
+    await page.goto(`${own.url}/history/disappeared`);
+    expect(await overflow()).toBeLessThanOrEqual(360);
+    await expectAxeClean(page, 'disappeared');
   });
 });
