@@ -48,24 +48,35 @@ export const history = {
       mode: 'read',
     }),
 
-  /** Crossfade wrote this playlist: read it back (the writer's client) and record what it holds now. */
+  /**
+   * Crossfade wrote this playlist: what it holds now, as the writer's read-back saw it (`entries`), else
+   * read once more with the writer's client.
+   */
   async wrote(
     deps: Pick<AppDeps, 'db' | 'logger'>,
-    where: Where & { provider: MusicProvider; cause: Observation['cause']; origin: string },
+    where: Where & {
+      provider: MusicProvider;
+      cause: Observation['cause'];
+      origin: string;
+      readBack?: { name: string; entries: PlaylistEntry[] } | null;
+    },
   ) {
     if (!hasHistory(where.playlistId)) return null;
-    let contents: PlaylistContents;
-    try {
-      contents = await where.provider.getPlaylist(where.playlistId);
-    } catch (error) {
-      deps.logger.warn(
-        { err: error, playlistId: where.playlistId },
-        'the playlist was not read for its history',
-      );
-      return null;
+    let contents = where.readBack ?? null;
+    if (!contents) {
+      try {
+        const read = await where.provider.getPlaylist(where.playlistId);
+        contents = { name: read.playlist.name, entries: read.entries };
+      } catch (error) {
+        deps.logger.warn(
+          { err: error, playlistId: where.playlistId },
+          'the playlist was not read for its history',
+        );
+        return null;
+      }
     }
-    const { provider: _provider, ...rest } = where;
-    return record(deps, { ...rest, name: contents.playlist.name, entries: contents.entries, mode: 'write' });
+    const { provider: _provider, readBack: _readBack, ...rest } = where;
+    return record(deps, { ...rest, name: contents.name, entries: contents.entries, mode: 'write' });
   },
 
   /** What a sync run read of both its playlists (a destination not yet created has none). */

@@ -4,7 +4,7 @@ import type { AppDeps } from '../app-context';
 import { defineJob } from '../jobs/define-job';
 import type { JobContext } from '../jobs/job-runner';
 import { PermanentJobError } from '../jobs/job-runner';
-import type { MusicProvider, NormalizedTrack } from '../providers/types';
+import type { MusicProvider, NormalizedTrack, PlaylistEntry } from '../providers/types';
 import { findMarkedPlaylist, settledProgress } from '../transfers/destination-progress';
 import { classifyJobError, JOB_INLINE_WAIT_MS } from '../transfers/job-errors';
 import { verifyDestination } from '../transfers/verify-destination';
@@ -136,11 +136,17 @@ export function createRestoreJobHandler(deps: AppDeps) {
         written = { id: state.playlistId, url: state.playlistUrl };
       }
       await context.progress({ done: uris.length, total: uris.length, phase: 'verifying' });
+      let readBack: { name: string; entries: PlaylistEntry[] } | null = null;
       const verification = await verifyDestination(
         provider,
         written.id,
         state.target.map((track, position) => ({ position, track: asTrack(track) })),
-        { beforeWrite: context.holdLease },
+        {
+          beforeWrite: context.holdLease,
+          onRead: (entries) => {
+            readBack = { name: state?.plan.newPlaylistName ?? owner.name, entries };
+          },
+        },
       );
       const versionId = await history.wrote(deps, {
         userId: payload.userId,
@@ -149,6 +155,7 @@ export function createRestoreJobHandler(deps: AppDeps) {
         provider,
         cause: 'restore',
         origin: `restore:${context.job.id}`,
+        readBack,
       });
       return {
         playlistId: written.id,

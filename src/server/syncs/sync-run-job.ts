@@ -368,12 +368,16 @@ export function createSyncRunJobHandler(deps: AppDeps) {
           removals.map((recording) => recording.destinationUri),
         );
       }
+      let readBack: { name: string; entries: PlaylistEntry[] } | null = null;
       const verification =
         plan.expected.length === 0
           ? { verified: 0, missing: [] }
           : await verifyDestination(destination, targetId, plan.expected, {
               onPhase: (phase) => progress(phase),
               beforeWrite: context.holdLease,
+              onRead: (read) => {
+                readBack = { name: source.playlist.name, entries: read };
+              },
             });
       await history.wrote(deps, {
         userId: sync.userId,
@@ -382,6 +386,7 @@ export function createSyncRunJobHandler(deps: AppDeps) {
         provider: destination,
         cause: 'sync',
         origin: syncRunOrigin(sync.id, runId),
+        readBack,
       });
       const removedKeys = new Set(removals.map((recording) => recording.sourceKey));
       const nextSynced = [

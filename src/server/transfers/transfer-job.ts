@@ -9,7 +9,7 @@ import { history, transferOrigin } from '../history/history-hooks';
 import { defineJob } from '../jobs/define-job';
 import type { JobContext } from '../jobs/job-runner';
 import { PermanentJobError } from '../jobs/job-runner';
-import type { CreatedPlaylist, MusicProvider } from '../providers/types';
+import type { CreatedPlaylist, MusicProvider, PlaylistEntry } from '../providers/types';
 import { findMarkedPlaylist, isUncertainWriteFailure, settledProgress } from './destination-progress';
 import { classifyJobError, JOB_INLINE_WAIT_MS } from './job-errors';
 import { savedToText, savedTracksPlace } from './library-collections';
@@ -168,6 +168,7 @@ export function createTransferJobHandler(deps: AppDeps) {
               .catch(() => undefined),
         });
       let playlistVerification: VerificationResult | null = null;
+      let readBack: { name: string; entries: PlaylistEntry[] } | null = null;
       if (toPlaylist) {
         const resuming = state?.destinationPlaylistId !== undefined || context.job.attempts > 1;
         const marker = transferMarker(transferId);
@@ -238,15 +239,19 @@ export function createTransferJobHandler(deps: AppDeps) {
           {
             onPhase: (phase) => context.progress({ done: total, total, phase }).catch(() => undefined),
             beforeWrite: context.holdLease,
+            onRead: (entries) => {
+              readBack = { name: playlistName, entries };
+            },
           },
         );
         await history.wrote(deps, {
           userId: transfer.userId,
           service: transfer.destinationService,
           playlistId,
-          provider: await readBackClient(),
+          provider: destination,
           cause: 'transfer',
           origin: transferOrigin(transferId),
+          readBack,
         });
       }
       const libraryVerification = library
