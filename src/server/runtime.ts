@@ -13,6 +13,7 @@ import { planChangeMailJob } from './billing/plan-change';
 import type { Config } from './config';
 import { ProviderRuntime } from './connections/provider-runtime';
 import type { Database } from './db/client';
+import { restoreJob } from './history/restore-job';
 import type { ClientVariables } from './http/client-address';
 import { jobRegistry } from './jobs/define-job';
 import { JobRunner } from './jobs/job-runner';
@@ -32,7 +33,15 @@ export interface Runtime {
 }
 
 /** Every kind of background job; the runner's registry is typed from this list. */
-export const JOBS = [matchJob, transferJob, backupJob, batchJob, syncRunJob, planChangeMailJob] as const;
+export const JOBS = [
+  matchJob,
+  transferJob,
+  backupJob,
+  batchJob,
+  syncRunJob,
+  planChangeMailJob,
+  restoreJob,
+] as const;
 export type JobKind = (typeof JOBS)[number]['kind'];
 
 /**

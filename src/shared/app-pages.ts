@@ -25,6 +25,7 @@ export const PAGE_PATHS = {
   matchRules: '/match-rules',
   syncs: '/syncs',
   billingReturn: '/billing/return',
+  disappeared: '/history/disappeared',
 } as const;
 
 /** Pages with one id segment: share links, merged playlists, merge invitations, batches. */
@@ -33,6 +34,7 @@ const PAGE_PATTERNS: readonly RegExp[] = [
   /^\/m\/[^/]+$/,
   /^\/merge\/invite\/[^/]+$/,
   /^\/batches\/[^/]+$/,
+  /^\/history\/(spotify|apple)\/[^/]+$/,
 ];
 
 const EXACT = new Set<string>(Object.values(PAGE_PATHS));

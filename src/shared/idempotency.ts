@@ -39,6 +39,9 @@ export const IDEMPOTENT_CREATES: readonly string[] = [
   '/api/import/csv',
   '/api/billing/checkout',
   '/api/billing/portal',
+  '/api/history/:service/:playlistId/restore',
+  '/api/transfers/:id/undo',
+  '/api/syncs/:id/runs/:runId/undo',
 ];
 
 const patterns = IDEMPOTENT_CREATES.map(

@@ -10,6 +10,8 @@ const BillingReturnPage = lazy(() => import('./pages/billing-return-page'));
 const CompletePage = lazy(() => import('./pages/complete-page'));
 const GeoLockPage = lazy(() => import('./pages/geo-lock-page'));
 const HelpPage = lazy(() => import('./pages/help-page'));
+const HistoryPage = lazy(() => import('./pages/history-page'));
+const DisappearedPage = lazy(() => import('./pages/disappeared-page'));
 const HomePage = lazy(() => import('./pages/home-page'));
 const LinkLandingPage = lazy(() => import('./pages/link-landing'));
 const LinkPage = lazy(() => import('./pages/link-page'));
@@ -72,6 +74,8 @@ export function AppRoutes() {
         <Route path="/batches/:id" component={BatchPage} />
         <Route path={paths.syncs} component={SyncsPage} />
         <Route path={paths.billingReturn} component={BillingReturnPage} />
+        <Route path={paths.disappeared} component={DisappearedPage} />
+        <Route path="/history/:service/:playlistId" component={HistoryPage} />
         <Route path="/l/:slug" component={LinkLandingPage} />
         <Route path="/m/:id" component={MergedPlaylistPage} />
         <Route path="/merge/invite/:token" component={MergeInvitePage} />

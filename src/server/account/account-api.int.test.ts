@@ -23,6 +23,8 @@ import {
   oauthRequests,
   outboxMessages,
   planChanges,
+  playlistHistories,
+  playlistVersions,
   providerConnections,
   rateLimitCounters,
   savedExports,
@@ -35,6 +37,7 @@ import {
   transfers,
   users,
 } from '../db/schema';
+import { recordObservation } from '../history/playlist-history';
 import { hashKey } from '../security/rate-limit';
 import { connectService } from '../testing/connect-service';
 import { subscribe } from '../testing/stripe-sandbox';
@@ -203,6 +206,9 @@ async function rowsOwnedBy(userId: string, ids: { matchSets: string[]; links: st
     billing_accounts: await countWhere(billingAccounts, eq(billingAccounts.userId, userId)),
     billing_events: await countWhere(billingEvents, eq(billingEvents.userId, userId)),
     plan_changes: await countWhere(planChanges, eq(planChanges.userId, userId)),
+    // A playlist's history: the match run's read of its source is the first version.
+    playlist_histories: await countWhere(playlistHistories, eq(playlistHistories.userId, userId)),
+    playlist_versions: await countWhere(playlistVersions, eq(playlistVersions.userId, userId)),
   };
 }
 
@@ -268,6 +274,22 @@ async function fillEverything(client: TestClient, userId: string, username: stri
     })
     .returning({ id: matchSets.id });
   if (!set) throw new Error('no match set');
+  // A playlist Crossfade read: its history.
+  await recordObservation(db, {
+    userId,
+    service: 'spotify',
+    playlistId: 'p1',
+    name: 'P',
+    entries: [
+      {
+        position: 0,
+        kind: 'track',
+        track: { id: 't1', uri: 'spotify:track:t1', name: 'T', artists: ['A'], album: 'B', durationMs: 1 },
+      },
+    ],
+    mode: 'read',
+    cause: 'transfer',
+  });
   await db.insert(matchRows).values({
     matchSetId: set.id,
     position: 0,

@@ -778,3 +778,62 @@ export const stripeWebhookEndpoints = pgTable('stripe_webhook_endpoints', {
   secretEncrypted: text('secret_encrypted').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Every playlist's history (issue 21, decision 0030): one row per (person, service, playlist) Crossfade
+ * has read or written; its versions are `playlist_versions`, stored as differences (history-codec.ts).
+ */
+export const playlistHistories = pgTable(
+  'playlist_histories',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    service: text('service', { enum: ['spotify', 'apple'] }).notNull(),
+    playlistId: text('playlist_id').notNull(),
+    name: text('name').notNull(),
+    /** The newest version's `seq` (0 before the first). */
+    lastSeq: integer('last_seq').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('playlist_histories_key').on(table.userId, table.service, table.playlistId)],
+);
+
+/**
+ * One version of a playlist. The ordered track list is `ops` applied to the previous version (a
+ * `keyframe` every HISTORY_KEYFRAME_EVERY versions holds the whole list, as deflated track numbers);
+ * tracks are numbered by first appearance, their details kept once, in the version that first held them
+ * (`new_tracks`, deflated JSON in base64). `added`, `removed`, `became_unavailable` are track numbers.
+ */
+export const playlistVersions = pgTable(
+  'playlist_versions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    historyId: uuid('history_id')
+      .notNull()
+      .references(() => playlistHistories.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    cause: text('cause', { enum: ['transfer', 'sync', 'restore', 'backup', 'outside'] }).notNull(),
+    /** What wrote it: `transfer:<id>`, `sync-run:<id>`, `restore:<jobId>`, `backup:<snapshotId>`. */
+    origin: text('origin'),
+    trackCount: integer('track_count').notNull(),
+    /** Base64 text, not bytea: the embedded database hands text back many times faster. */
+    keyframe: text('keyframe'),
+    ops: jsonb('ops').$type<number[][]>().notNull(),
+    newTracks: text('new_tracks'),
+    added: jsonb('added').$type<number[]>().notNull(),
+    removed: jsonb('removed').$type<number[]>().notNull(),
+    becameUnavailable: jsonb('became_unavailable').$type<number[]>().notNull(),
+    becameAvailable: jsonb('became_available').$type<number[]>().notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('playlist_versions_seq').on(table.historyId, table.seq),
+    index('playlist_versions_user_idx').on(table.userId, table.createdAt),
+    index('playlist_versions_origin_idx').on(table.userId, table.origin),
+  ],
+);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HistoryPage } from '../../shared/api/history';
 import type { PlaylistSummary } from '../../shared/api/playlists';
 import type { MatchSetView, TransferResult } from '../../shared/api/transfer';
 import type { BackupDetail, BackupSummary } from '../../shared/api/vault';
@@ -346,7 +347,71 @@ const CASES: Record<string, () => Promise<CreateRequest>> = {
     count: async () => 0,
     creates: 0,
   }),
+  // A restore or an undo creates one restore job.
+  '/api/history/:service/:playlistId/restore': async () => {
+    const playlistId = playlist('Road Trip').id;
+    await readyMatchSet(playlistId);
+    const page = (await person.client.get(`/api/history/spotify/${playlistId}`)).body as HistoryPage;
+    return {
+      url: `/api/history/spotify/${playlistId}/restore`,
+      body: { versionId: page.versions[0]?.id },
+      count: restoreJobs,
+    };
+  },
+  '/api/transfers/:id/undo': async () => {
+    const { transferId } = await finishedTransfer(playlist('Road Trip').id);
+    return { url: `/api/transfers/${transferId}/undo`, body: {}, count: restoreJobs };
+  },
+  '/api/syncs/:id/runs/:runId/undo': async () => {
+    const created = await person.client.post('/api/syncs', {
+      sourceService: 'apple',
+      sourcePlaylistId: (await applePlaylists())[0]?.id,
+      destinationService: 'spotify',
+      schedule: 'manual',
+      removals: false,
+    });
+    expect(created.status, created.text).toBe(201);
+    const { sync } = created.body as { sync: { id: string } };
+    const settled = () =>
+      waitUntil(
+        async () =>
+          (await person.client.get(`/api/syncs/${sync.id}/runs`)).body as {
+            runs: { id: string; status: string; dryRun: boolean }[];
+          },
+        ({ runs }) => runs.every((run) => run.status !== 'queued' && run.status !== 'running'),
+      );
+    await settled();
+    expect((await person.client.post(`/api/syncs/${sync.id}/run`, {})).status).toBe(202);
+    const { runs } = await settled();
+    const run = runs.find((candidate) => !candidate.dryRun && candidate.status === 'succeeded');
+    return { url: `/api/syncs/${sync.id}/runs/${run?.id}/undo`, body: {}, count: restoreJobs };
+  },
 };
+
+const restoreJobs = async () =>
+  (await server.deps.db.select({ kind: jobs.kind }).from(jobs).where(eq(jobs.userId, person.userId))).filter(
+    (job) => job.kind === 'history-restore',
+  ).length;
+
+const applePlaylists = async () =>
+  (await person.client.get('/api/playlists/apple')).body as PlaylistSummary[];
+
+async function finishedTransfer(playlistId: string) {
+  const view = await readyMatchSet(playlistId);
+  const started = await person.client.post('/api/transfer', {
+    sourceService: 'spotify',
+    destinationService: 'apple',
+    playlistId,
+    matchSetId: view.matchSetId,
+  });
+  const { transferId } = started.body as TransferResult;
+  const done = await waitUntil(
+    async () => (await person.client.get(`/api/transfers/${transferId}`)).body as TransferResult,
+    (current) => current.status === 'succeeded' || current.status === 'failed',
+  );
+  expect(done.status).toBe('succeeded');
+  return done;
+}
 
 function send(request: CreateRequest, key: string | undefined, client = person.client) {
   const headers: Record<string, string> = key === undefined ? {} : { 'idempotency-key': key };

@@ -9,6 +9,7 @@ import { eventRoutes } from './event-routes';
 import { exportRoutes } from './export-routes';
 import { geoLockRoutes } from './geo-lock-routes';
 import { healthRoutes } from './health-routes';
+import { historyRoutes } from './history-routes';
 import { linkRoutes } from './link-routes';
 import { matchRuleRoutes } from './match-rule-routes';
 import { mergeRoutes } from './merge-routes';
@@ -46,6 +47,7 @@ export const apiRoutes: readonly RouteModule[] = [
   { path: '/', routes: billingRoutes },
   { path: '/', routes: vaultRoutes },
   { path: '/', routes: syncRoutes },
+  { path: '/', routes: historyRoutes },
   { path: '/', routes: linkRoutes },
   { path: '/', routes: onboardingRoutes },
   { path: '/', routes: recreateRoutes },

@@ -9,6 +9,7 @@ import { SERVICE_LABELS } from '../../shared/services';
 import { createMatchingTieBreaker } from '../ai/matching-tie-breaker';
 import type { AppDeps } from '../app-context';
 import type { SyncedRecording } from '../db/stored-json';
+import { history, syncRunOrigin } from '../history/history-hooks';
 import { defineJob } from '../jobs/define-job';
 import type { JobContext } from '../jobs/job-runner';
 import { PermanentJobError } from '../jobs/job-runner';
@@ -175,6 +176,8 @@ async function readOneWaySides({ deps, sync, context }: OneWayRun) {
     if (found) playlistId = found.id;
   }
   const entries = playlistId ? await settledEntries(destination, playlistId, resuming) : [];
+  // Both sides as read are versions of their playlists' history (decision 0030).
+  await history.readSyncPair(deps, sync, source, { playlistId, entries });
   return { source, destination, playlistId, present: destinationIndex(entries) };
 }
 type OneWaySides = Awaited<ReturnType<typeof readOneWaySides>>;
@@ -424,13 +427,27 @@ async function writeOneWayRun(input: OneWayRun, sides: OneWaySides, plan: OneWay
       removals.map((recording) => recording.destinationUri),
     );
   }
+  // The read-back is also the destination's new version in its history: no extra read.
+  let readBack: { name: string; entries: PlaylistEntry[] } | null = null;
   const verification =
     checkpoint.expected.length === 0
       ? { verified: 0, missing: [] }
       : await verifyDestination(destination, targetId, checkpoint.expected, {
           onPhase: (phase) => progress(phase),
           beforeWrite: context.holdLease,
+          onRead: (read) => {
+            readBack = { name: sides.source.playlist.name, entries: read };
+          },
         });
+  await history.wrote(deps, {
+    userId: sync.userId,
+    service: sync.destinationService,
+    playlistId: targetId,
+    provider: destination,
+    cause: 'sync',
+    origin: syncRunOrigin(sync.id, input.run.id),
+    readBack,
+  });
   const removedKeys = new Set(removals.map((recording) => recording.sourceKey));
   const nextSynced = [
     ...keep,

@@ -4,6 +4,7 @@ import { parseCollectionId } from '../../shared/library-ids';
 import { SERVICE_LABELS, type ServiceId } from '../../shared/services';
 import { createMatchingTieBreaker } from '../ai/matching-tie-breaker';
 import type { AppDeps } from '../app-context';
+import { history } from '../history/history-hooks';
 import { defineJob } from '../jobs/define-job';
 import type { JobContext } from '../jobs/job-runner';
 import { PermanentJobError } from '../jobs/job-runner';
@@ -84,6 +85,13 @@ async function readSourceEntries(
     throw sourceReadError(error, set.sourceService, deps.config.SPOTIFY_MODE);
   });
   const entries = source.entries;
+  await history.read(deps, {
+    userId: set.userId,
+    service: set.sourceService,
+    playlistId: set.sourcePlaylistId,
+    contents: source,
+    cause: 'transfer',
+  });
   const stored = updateMatchSet(deps.db, set.id, {
     sourcePlaylistName: source.playlist.name,
     sourceEntries: entries,

@@ -3,10 +3,11 @@ import { parseCollectionId } from '../../shared/library-ids';
 import { SERVICE_LABELS } from '../../shared/services';
 import type { AppDeps } from '../app-context';
 import type { LibrarySaveRecord } from '../db/stored-json';
+import { history, transferOrigin } from '../history/history-hooks';
 import { defineJob } from '../jobs/define-job';
 import type { JobContext } from '../jobs/job-runner';
 import { PermanentJobError } from '../jobs/job-runner';
-import type { CreatedPlaylist, MusicProvider } from '../providers/types';
+import type { CreatedPlaylist, MusicProvider, PlaylistEntry } from '../providers/types';
 import { findMarkedPlaylist, isUncertainWriteFailure, settledProgress } from './destination-progress';
 import { classifyJobError, JOB_INLINE_WAIT_MS } from './job-errors';
 import { savedToText, savedTracksPlace } from './library-collections';
@@ -256,12 +257,29 @@ async function transferToPlaylist(
     { ...current, added: run.total, verifying: true },
     { done: run.total, total: run.total, phase: 'verifying' },
   );
-  return verifyDestination(
+  // The read-back is also the playlist's new version in its history (decision 0030): no extra read.
+  let readBack: { name: string; entries: PlaylistEntry[] } | null = null;
+  const verification = await verifyDestination(
     await readBackClient(run),
     playlistId,
     run.selected.map((item) => ({ position: item.row.position, track: item.track })),
-    verifyOptions(run),
+    {
+      ...verifyOptions(run),
+      onRead: (entries) => {
+        readBack = { name: playlistName, entries };
+      },
+    },
   );
+  await history.wrote(run.deps, {
+    userId: run.transfer.userId,
+    service: run.transfer.destinationService,
+    playlistId,
+    provider: destination,
+    cause: 'transfer',
+    origin: transferOrigin(run.transfer.id),
+    readBack,
+  });
+  return verification;
 }
 
 /** What the transfer page says of a library collection's save, and where each saved row went. */

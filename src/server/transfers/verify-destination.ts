@@ -33,6 +33,8 @@ export interface VerifyOptions {
   onPhase?: (phase: 'verifying' | 're-adding') => void | Promise<void>;
   /** Runs before each re-add batch is sent (the job renews its lease: see JobContext.holdLease). */
   beforeWrite?: () => Promise<void>;
+  /** Hears every read of the destination; the last is what it holds afterwards (the playlist's history). */
+  onRead?: (entries: PlaylistEntry[]) => void;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -137,12 +139,18 @@ async function settledMissing(
   target: VerifyTarget,
   expected: ExpectedTrack[],
   sleep: (ms: number) => Promise<void>,
+  onRead?: (entries: PlaylistEntry[]) => void,
 ): Promise<ExpectedTrack[]> {
-  const missing = missingFrom(await target.read(), expected);
+  const read = async () => {
+    const entries = await target.read();
+    onRead?.(entries);
+    return entries;
+  };
+  const missing = missingFrom(await read(), expected);
   const settleMs = destination.writeSettleMs ?? 0;
   if (missing.length === 0 || settleMs === 0) return missing;
   await sleep(settleMs);
-  return missingFrom(await target.read(), expected);
+  return missingFrom(await read(), expected);
 }
 
 export async function verifyDestination(
@@ -157,7 +165,7 @@ export async function verifyDestination(
       : playlistIdOrTarget;
   const sleep = options.sleep ?? defaultSleep;
   await options.onPhase?.('verifying');
-  let missing = await settledMissing(destination, target, expected, sleep);
+  let missing = await settledMissing(destination, target, expected, sleep, options.onRead);
   let readded = 0;
   if (missing.length > 0) {
     await options.onPhase?.('re-adding');
@@ -172,11 +180,11 @@ export async function verifyDestination(
       } catch (error) {
         if (!isUncertainWriteFailure(error) || ++uncertain > MAX_UNCERTAIN_READDS) throw error;
         // Maybe applied: only what a settled read still lacks is sent again.
-        missing = await settledMissing(destination, target, missing, sleep);
+        missing = await settledMissing(destination, target, missing, sleep, options.onRead);
       }
     }
     await options.onPhase?.('verifying');
-    missing = await settledMissing(destination, target, expected, sleep);
+    missing = await settledMissing(destination, target, expected, sleep, options.onRead);
   }
   return {
     verified: expected.length - missing.length,

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, notInArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { BACKUPS_KEPT_PER_SERVICE } from '../../shared/api/vault';
 import { SERVICE_LABELS, type ServiceId, serviceIdSchema } from '../../shared/services';
 import type { AppDeps } from '../app-context';
-import { backupSnapshots, providerConnections, users } from '../db/schema';
 import { DomainError } from '../domain-errors';
+import { history } from '../history/history-hooks';
 import { defineJob } from '../jobs/define-job';
 import type { JobContext } from '../jobs/job-runner';
 import { PermanentJobError, RetryLater } from '../jobs/job-runner';
@@ -13,6 +12,7 @@ import { ProviderError } from '../providers/http';
 import { normalizedTrackSchema } from '../providers/normalized-track-schema';
 import type { MusicProvider, NormalizedTrack } from '../providers/types';
 import type { StoredBackupContents, StoredBackupPlaylist, UnreadablePlaylist } from './backup-contents';
+import { connectedServices, insertSnapshot, planOfUser, pruneSnapshots } from './backup-store';
 
 export const BACKUP_JOB = 'backup';
 
@@ -61,19 +61,13 @@ const UNREADABLE_KINDS = new Set<ProviderError['kind']>(['forbidden', 'not_found
  */
 export function createBackupJobHandler(deps: AppDeps) {
   return async ({ userId, trigger }: BackupJobPayload, context: JobContext<BackupState>) => {
-    const [user] = await deps.db.select({ plan: users.plan }).from(users).where(eq(users.id, userId));
-    if (!user) throw new PermanentJobError('This account no longer exists.');
-    if (user.plan !== 'vault') throw new PermanentJobError('Backups are a Vault+ feature: see /pricing.');
+    const plan = await planOfUser(deps.db, userId);
+    if (!plan) throw new PermanentJobError('This account no longer exists.');
+    if (plan !== 'vault') throw new PermanentJobError('Backups are a Vault+ feature: see /pricing.');
 
-    const connected = await deps.db
-      .select({ service: providerConnections.service })
-      .from(providerConnections)
-      .where(eq(providerConnections.userId, userId))
-      .orderBy(asc(providerConnections.service));
+    const connected = await connectedServices(deps.db, userId);
     const state: BackupState = context.state ?? { finished: [], current: null };
-    const pending = connected
-      .map((row) => row.service)
-      .filter((service) => !state.finished.some((done) => done.service === service));
+    const pending = connected.filter((service) => !state.finished.some((done) => done.service === service));
     if (connected.length === 0) {
       throw new PermanentJobError('Connect Spotify or Apple Music to back up your playlists.');
     }
@@ -125,6 +119,14 @@ async function backUpService(
     if (done.has(entry.id)) continue;
     try {
       const contents = await withProviderRetry(() => provider.getPlaylist(entry.id));
+      await history.read(deps, {
+        userId: run.userId,
+        service,
+        playlistId: entry.id,
+        contents,
+        cause: 'backup',
+        origin: `backup:${current.snapshotId}`,
+      });
       const tracks: NormalizedTrack[] = [];
       let skippedEntries = 0;
       for (const item of contents.entries) {
@@ -149,43 +151,17 @@ async function backUpService(
   }
 
   const contents: StoredBackupContents = { playlists: current.playlists, unreadable: current.unreadable };
-  await deps.db
-    .insert(backupSnapshots)
-    .values({
-      id: current.snapshotId,
-      userId: run.userId,
-      service,
-      trigger: run.trigger,
-      playlistCount: current.playlists.length,
-      trackCount: current.playlists.reduce((sum, playlist) => sum + playlist.tracks.length, 0),
-      contents,
-    })
-    .onConflictDoNothing({ target: backupSnapshots.id });
-  await pruneOldSnapshots(deps, run.userId, service);
+  await insertSnapshot(deps.db, {
+    id: current.snapshotId,
+    userId: run.userId,
+    service,
+    trigger: run.trigger,
+    contents,
+  });
+  await pruneSnapshots(deps.db, run.userId, service, BACKUPS_KEPT_PER_SERVICE);
   state.finished.push({ service, snapshotId: current.snapshotId });
   state.current = null;
   await context.checkpoint(state, progress(listed.length, listed.length));
-}
-
-/** Keeps the newest snapshots per service, so a year of daily backups does not pile up. */
-async function pruneOldSnapshots(deps: AppDeps, userId: string, service: ServiceId) {
-  const mine = and(eq(backupSnapshots.userId, userId), eq(backupSnapshots.service, service));
-  const kept = await deps.db
-    .select({ id: backupSnapshots.id })
-    .from(backupSnapshots)
-    .where(mine)
-    .orderBy(desc(backupSnapshots.createdAt))
-    .limit(BACKUPS_KEPT_PER_SERVICE);
-  if (kept.length < BACKUPS_KEPT_PER_SERVICE) return;
-  await deps.db.delete(backupSnapshots).where(
-    and(
-      mine,
-      notInArray(
-        backupSnapshots.id,
-        kept.map((row) => row.id),
-      ),
-    ),
-  );
 }
 
 /** A long rate-limit wait gives the worker slot back instead of sleeping in it. */

@@ -1,9 +1,8 @@
-import { and, eq, exists } from 'drizzle-orm';
 import type { AppDeps } from '../app-context';
-import { providerConnections, users } from '../db/schema';
 import { enqueue } from '../jobs/define-job';
 import { existingDedupeKeys } from '../jobs/job-store';
 import { backupJob } from './backup-job';
+import { vaultMembersWithConnections } from './backup-store';
 
 const HOUR_MS = 60 * 60_000;
 
@@ -19,28 +18,15 @@ export async function scheduleDailyBackups(
   deps: Pick<AppDeps, 'db' | 'jobs'>,
   now = new Date(),
 ): Promise<number> {
-  const members = await deps.db
-    .select({ id: users.id })
-    .from(users)
-    .where(
-      and(
-        eq(users.plan, 'vault'),
-        exists(
-          deps.db
-            .select({ userId: providerConnections.userId })
-            .from(providerConnections)
-            .where(eq(providerConnections.userId, users.id)),
-        ),
-      ),
-    );
+  const members = await vaultMembersWithConnections(deps.db);
   if (members.length === 0) return 0;
-  const keys = members.map((member) => dailyBackupKey(member.id, now));
+  const keys = members.map((member) => dailyBackupKey(member, now));
   const existing = await existingDedupeKeys(deps.db, keys);
   for (const member of members) {
     await enqueue(deps.db, backupJob, {
-      userId: member.id,
-      payload: { userId: member.id, trigger: 'scheduled' },
-      dedupeKey: dailyBackupKey(member.id, now),
+      userId: member,
+      payload: { userId: member, trigger: 'scheduled' },
+      dedupeKey: dailyBackupKey(member, now),
       maxAttempts: 3,
     });
   }

@@ -5,6 +5,7 @@ import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../hooks/use-toast';
 import { serverMessage } from '../../lib/api-client';
+import { HistoryLink, UndoButton } from '../history';
 import {
   useConfirmSyncRun,
   useDeleteSync,
@@ -91,6 +92,13 @@ function SyncItem({ sync }: { sync: Sync }) {
             Last run: {STATUS_LABELS[sync.lastRun.status]}
             {sync.lastRun.dryRun ? ' (preview)' : ''}
           </p>
+        ) : null}
+        {sync.destinationPlaylistId ? (
+          <HistoryLink
+            service={sync.destinationService}
+            playlistId={sync.destinationPlaylistId}
+            name={name}
+          />
         ) : null}
       </div>
       <div className="flex flex-wrap gap-2">
@@ -233,6 +241,11 @@ function RunItem({ sync, run }: { sync: Sync; run: SyncRun }) {
           : ''}
       </p>
       {run.error ? <p className="text-sm text-red-800">{run.error}</p> : null}
+      {!run.dryRun && run.status === 'succeeded' && (run.added.length > 0 || run.removed.length > 0) ? (
+        <div>
+          <UndoButton writer={{ syncId: sync.id, runId: run.id }} label="Undo this run" />
+        </div>
+      ) : null}
       {run.status === 'needs_confirmation' ? (
         <div>
           <Button

@@ -10,6 +10,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../hooks/use-toast';
 import { serverMessage } from '../../lib/api-client';
 import { track } from '../../lib/track';
+import { HistoryLink } from '../history';
 import { openInWizard } from '../transfer';
 import { restorePlaylist, useBackupDetail, useBackups } from './vault-api';
 
@@ -115,7 +116,7 @@ function SnapshotContents({ snapshotId }: { snapshotId: string }) {
       <ul className="grid gap-3">
         {detail.data.playlists.map((playlist) => (
           <li key={playlist.id}>
-            <PlaylistEntry snapshotId={snapshotId} playlist={playlist} />
+            <PlaylistEntry snapshotId={snapshotId} playlist={playlist} service={detail.data.service} />
           </li>
         ))}
       </ul>
@@ -135,7 +136,15 @@ function SnapshotContents({ snapshotId }: { snapshotId: string }) {
   );
 }
 
-function PlaylistEntry({ snapshotId, playlist }: { snapshotId: string; playlist: BackupPlaylist }) {
+function PlaylistEntry({
+  snapshotId,
+  playlist,
+  service: backedUpFrom,
+}: {
+  snapshotId: string;
+  playlist: BackupPlaylist;
+  service: ServiceId;
+}) {
   const [, navigate] = useLocation();
   const restore = useMutation({
     mutationFn: (destinationService: ServiceId) =>
@@ -173,6 +182,7 @@ function PlaylistEntry({ snapshotId, playlist }: { snapshotId: string; playlist:
               Restore to {SERVICE_LABELS[service]}
             </Button>
           ))}
+          <HistoryLink service={backedUpFrom} playlistId={playlist.id} name={playlist.name} />
         </div>
         {playlist.skippedEntries > 0 ? (
           <p className="text-xs text-slate-600">

@@ -3,6 +3,7 @@ import { qualityLabel, type TransferResult } from '../../../../shared/api/transf
 import { SERVICE_LABELS } from '../../../../shared/services';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
+import { HistoryLink, UndoButton } from '../../history';
 import { formatDate, useTransferHistory } from '../account-api';
 
 const STATUS_LABELS: Record<TransferResult['status'], string> = {
@@ -56,6 +57,19 @@ function TransferLinks({ transfer }: { transfer: HistoryEntry }) {
         >
           Open <ExternalLink aria-hidden="true" className="inline h-3 w-3" />
         </a>
+      ) : null}
+      {transfer.status === 'succeeded' && transfer.playlistId ? (
+        <>
+          <HistoryLink
+            service={transfer.destinationService}
+            playlistId={transfer.playlistId}
+            name={transfer.name}
+          />
+          <UndoButton
+            writer={{ transferId: transfer.transferId }}
+            label={`Undo the transfer of ${transfer.name}`}
+          />
+        </>
       ) : null}
       <a
         href={`/api/export/csv/${encodeURIComponent(transfer.transferId)}`}
