@@ -15,6 +15,7 @@ import type {
   TwoWayBase,
   TwoWayBaseEntry,
 } from '../db/stored-json';
+import { history, syncRunOrigin } from '../history/history-hooks';
 import type { JobContext } from '../jobs/job-runner';
 import { PermanentJobError } from '../jobs/job-runner';
 import { ProviderError } from '../providers/http';
@@ -472,6 +473,7 @@ export async function runTwoWay(deps: AppDeps, input: TwoWayRunInput, context: T
   await progress('reading', 'Reading both playlists…');
   const resuming = context.job.attempts > 1 || context.state !== undefined;
   const sides = await readSides(deps, sync, resuming);
+  await recordSideReads(deps, sync, sides);
   const confirmed = run.removalsConfirmed;
   const collapsed = run.dryRun || confirmed ? null : collapsedReadStop(sides, sync.twoWayBase);
   if (collapsed) {
@@ -586,5 +588,51 @@ async function writeBothSides(
     verified += result.verification.verified;
     missing.push(...result.verification.missing);
   }
+  await recordSideWrites(deps, input, sides, writes);
   return { writes, entries, rebuilt, rebuiltCount, verified, missing };
+}
+
+/** Both sides as read are versions of their playlists' history (decision 0030). */
+async function recordSideReads(deps: AppDeps, sync: SyncRecord, sides: Sides) {
+  for (const side of ['source', 'destination'] as const) {
+    const { playlistId, service, name, tracks } = sides[side];
+    if (!playlistId) continue;
+    await history.read(deps, {
+      userId: sync.userId,
+      service,
+      playlistId,
+      contents: {
+        playlist: { id: playlistId, name, trackCount: tracks.length },
+        entries: tracks.map((track, position) => ({ position, kind: 'track' as const, track })),
+      },
+      cause: 'sync',
+    });
+  }
+}
+
+/**
+ * The side an undo of this run takes back: the one that can change in place (Spotify; the destination if
+ * both are), since an Apple Music playlist can only be undone into a new one. Its version carries the run's
+ * origin; the other side's version carries that origin with the side's name, so it stays in the history.
+ */
+const undoSide = (sides: Sides): Side =>
+  sides.destination.service === 'spotify' || sides.source.service !== 'spotify' ? 'destination' : 'source';
+
+/** Every side this run wrote is a new version of its playlist, read once more with its client. */
+async function recordSideWrites(deps: AppDeps, input: TwoWayRunInput, sides: Sides, writes: SyncRunWrites) {
+  const main = undoSide(sides);
+  for (const side of ['source', 'destination'] as const) {
+    const written = writes[side];
+    const playlistId = written.playlistId;
+    if (!playlistId || (written.added.length === 0 && written.removed.length === 0)) continue;
+    const origin = syncRunOrigin(input.sync.id, input.run.id);
+    await history.wrote(deps, {
+      userId: input.sync.userId,
+      service: sides[side].service,
+      playlistId,
+      provider: sides[side].provider,
+      cause: 'sync',
+      origin: side === main ? origin : `${origin}:${side}`,
+    });
+  }
 }

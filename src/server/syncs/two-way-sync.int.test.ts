@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HistoryPage, RestoreStarted, RestoreStatus } from '../../shared/api/history';
 import type { Sync, SyncRun, SyncRunList } from '../../shared/api/syncs';
 import type { ServiceId } from '../../shared/services';
 import { syncRuns, users } from '../db/schema';
@@ -192,6 +193,48 @@ describe('two-way sync', () => {
     const after = await succeeded(syncId);
     expect(after.listedRemovals).toEqual([]);
     expect([after.added, after.addedToSource]).toEqual([[], []]);
+  }, 240_000);
+
+  it("a run's changes are in both playlists' history with their cause, and undoing it puts Spotify back as it was", async () => {
+    // Twelve songs: removing one stays under the 10 % that waits for the person.
+    const start = pool.slice(0, 12);
+    const { syncId, spotifyId, appleId } = await twoWay(
+      'Undo both ways',
+      start.map((item) => item.spotify),
+    );
+    const apple = await provider('apple');
+    const [a1, a2] = pool.slice(12, 14);
+    if (!a1 || !a2) throw new Error('pool too small');
+    // In the Apple Music app: two songs added, one removed. Spotify is as the person left it.
+    await apple.addTracks(appleId, [a1.apple.uri, a2.apple.uri]);
+    await removeOnPage(client, 'apple', appleId, start[0]?.apple.name ?? '');
+    const before = isrcs(await tracksOf('spotify', spotifyId));
+    const merged = await succeeded(syncId);
+    expect(names(merged.addedToSource)).toEqual([a1.apple.name, a2.apple.name]);
+    expect(names(merged.removedFromSource)).toEqual([start[0]?.apple.name]);
+
+    // Spotify's history: the run's adds and removal, caused by the sync.
+    const spotifyHistory = (await client.get(`/api/history/spotify/${spotifyId}`)).body as HistoryPage;
+    const written = spotifyHistory.versions[0];
+    expect(written?.cause).toBe('sync');
+    expect(names(written?.added ?? [])).toEqual([a1.spotify.name, a2.spotify.name]);
+    expect(names(written?.removed ?? [])).toEqual([start[0]?.spotify.name]);
+    // Apple's: the person's own edits, seen by the run's read as a change made outside Crossfade.
+    const appleHistory = (await client.get(`/api/history/apple/${appleId}`)).body as HistoryPage;
+    const outside = appleHistory.versions.find((version) => version.cause === 'outside');
+    expect(names(outside?.added ?? [])).toEqual([a1.apple.name, a2.apple.name]);
+    expect(names(outside?.removed ?? [])).toEqual([start[0]?.apple.name]);
+
+    const undo = await client.post(`/api/syncs/${syncId}/runs/${merged.id}/undo`, {});
+    expect(undo.status, undo.text).toBe(202);
+    const started = undo.body as RestoreStarted;
+    const status = await waitUntil(
+      async () => (await client.get(`/api/history/restores/${started.jobId}`)).body as RestoreStatus,
+      (current) => ['succeeded', 'failed'].includes(current.job.status),
+      120_000,
+    );
+    expect(status.job.status).toBe('succeeded');
+    expect(isrcs(await tracksOf('spotify', spotifyId))).toEqual(before);
   }, 240_000);
 
   it('a conflict follows the rule: removed on Apple Music, added again on Spotify, the add wins', async () => {
