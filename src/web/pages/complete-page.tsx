@@ -31,6 +31,91 @@ function Stat({ label, value }: { label: string; value: number | string }) {
   );
 }
 
+type TransferResult = NonNullable<ReturnType<typeof useWizard>['transferResult']>;
+
+/** The transfer's counts and its overall confidence. */
+function ResultStats({ result }: { result: TransferResult }) {
+  const band = overallConfidenceBand(result.overallConfidence);
+  return (
+    <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+      <Stat label="Total tracks" value={result.totalTracks} />
+      <Stat label="Matched tracks" value={result.matchedTracks} />
+      <Stat label="Unmatched tracks" value={result.unmatchedTracks} />
+      <div className={cn('rounded-xl border p-4', BAND_CLASSES[band])}>
+        <dt className="text-sm">Overall confidence</dt>
+        <dd className="text-2xl font-bold tabular-nums">
+          {Math.round(result.overallConfidence)}%{' '}
+          <span className="text-base font-semibold">{qualityLabel(result.overallConfidence)}</span>
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+/** What reading the destination back found: how many tracks are there, and which are still missing. */
+function VerificationReport({ result, destination }: { result: TransferResult; destination: string }) {
+  return (
+    <>
+      {result.verifiedTracks !== null ? (
+        <p
+          className={cn(
+            'text-sm font-medium',
+            result.verificationMissing.length > 0 ? 'text-red-800' : 'text-emerald-800',
+          )}
+        >
+          Verified: {result.verifiedTracks} of {result.addedTracks}{' '}
+          <span className="font-normal text-slate-600">
+            (Crossfade read {result.librarySave ? 'your library' : 'the playlist'} back from {destination} and
+            checked every track.)
+          </span>
+        </p>
+      ) : null}
+      {result.verificationMissing.length > 0 ? (
+        <Alert variant="destructive">
+          <p className="font-medium">
+            Still missing in {destination} ({result.verificationMissing.length})
+          </p>
+          <ul className="mt-1 grid gap-1">
+            {result.verificationMissing.map((item) => (
+              <li key={item.position}>
+                {item.name}
+                {item.artists.length > 0 ? ` — ${item.artists.join(', ')}` : ''}: {item.reason}
+              </li>
+            ))}
+          </ul>
+        </Alert>
+      ) : null}
+    </>
+  );
+}
+
+/** The tracks that were skipped or had no match worth adding, each with the reason. */
+function NotTransferredCard({ rows }: { rows: ReturnType<typeof matchResults> }) {
+  if (rows.length === 0) return null;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Tracks not transferred ({rows.length})</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <ul className="grid gap-2">
+          {rows.map((row) => (
+            <li
+              key={row.position}
+              className="flex flex-col gap-1 rounded-lg border border-slate-200 p-2 sm:flex-row sm:items-center sm:justify-between"
+            >
+              <TrackCell track={row.sourceTrack} />
+              <span className="text-sm text-slate-700">
+                {notAddedReason({ ...row, closestConfidence: row.candidates[0]?.confidence ?? null })}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </CardContent>
+    </Card>
+  );
+}
+
 export default function CompletePage() {
   const [, navigate] = useLocation();
   const wizard = useWizard();
@@ -58,7 +143,6 @@ export default function CompletePage() {
 
   const destination = SERVICE_LABELS[result.destinationService];
   const failed = result.status === 'failed';
-  const band = overallConfidenceBand(result.overallConfidence);
   // Review rows nobody accepted are not written (decision 0006), like unmatched ones.
   const notTransferred = matchResults(wizard).filter(
     (row) =>
@@ -101,47 +185,8 @@ export default function CompletePage() {
             ) : null}
           </CardHeader>
           <CardContent className="grid gap-5">
-            <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-              <Stat label="Total tracks" value={result.totalTracks} />
-              <Stat label="Matched tracks" value={result.matchedTracks} />
-              <Stat label="Unmatched tracks" value={result.unmatchedTracks} />
-              <div className={cn('rounded-xl border p-4', BAND_CLASSES[band])}>
-                <dt className="text-sm">Overall confidence</dt>
-                <dd className="text-2xl font-bold tabular-nums">
-                  {Math.round(result.overallConfidence)}%{' '}
-                  <span className="text-base font-semibold">{qualityLabel(result.overallConfidence)}</span>
-                </dd>
-              </div>
-            </dl>
-            {result.verifiedTracks !== null ? (
-              <p
-                className={cn(
-                  'text-sm font-medium',
-                  result.verificationMissing.length > 0 ? 'text-red-800' : 'text-emerald-800',
-                )}
-              >
-                Verified: {result.verifiedTracks} of {result.addedTracks}{' '}
-                <span className="font-normal text-slate-600">
-                  (Crossfade read {result.librarySave ? 'your library' : 'the playlist'} back from{' '}
-                  {destination} and checked every track.)
-                </span>
-              </p>
-            ) : null}
-            {result.verificationMissing.length > 0 ? (
-              <Alert variant="destructive">
-                <p className="font-medium">
-                  Still missing in {destination} ({result.verificationMissing.length})
-                </p>
-                <ul className="mt-1 grid gap-1">
-                  {result.verificationMissing.map((item) => (
-                    <li key={item.position}>
-                      {item.name}
-                      {item.artists.length > 0 ? ` — ${item.artists.join(', ')}` : ''}: {item.reason}
-                    </li>
-                  ))}
-                </ul>
-              </Alert>
-            ) : null}
+            <ResultStats result={result} />
+            <VerificationReport result={result} destination={destination} />
             {result.destinationService === 'apple' && (!result.librarySave || result.librarySave.playlist) ? (
               <Alert>
                 Apple Music does not let apps edit a playlist after creating it: to change “{result.name}”,
@@ -181,28 +226,7 @@ export default function CompletePage() {
             {wizard.error ? <Alert variant="destructive">{wizard.error}</Alert> : null}
           </CardContent>
         </Card>
-        {notTransferred.length > 0 ? (
-          <Card>
-            <CardHeader>
-              <CardTitle>Tracks not transferred ({notTransferred.length})</CardTitle>
-            </CardHeader>
-            <CardContent>
-              <ul className="grid gap-2">
-                {notTransferred.map((row) => (
-                  <li
-                    key={row.position}
-                    className="flex flex-col gap-1 rounded-lg border border-slate-200 p-2 sm:flex-row sm:items-center sm:justify-between"
-                  >
-                    <TrackCell track={row.sourceTrack} />
-                    <span className="text-sm text-slate-700">
-                      {notAddedReason({ ...row, closestConfidence: row.candidates[0]?.confidence ?? null })}
-                    </span>
-                  </li>
-                ))}
-              </ul>
-            </CardContent>
-          </Card>
-        ) : null}
+        <NotTransferredCard rows={notTransferred} />
       </div>
     </PageFrame>
   );

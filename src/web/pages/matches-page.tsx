@@ -1,5 +1,5 @@
 import { ArrowLeft, ArrowRight } from 'lucide-react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { PlaylistSummary } from '../../shared/api/playlists';
 import { EMPTY_PLAYLIST_MESSAGE, FOLLOWED_PLAYLIST_MESSAGE, type JobView } from '../../shared/api/transfer';
@@ -32,24 +32,11 @@ import {
 } from '../features/transfer';
 import { paths } from '../lib/paths';
 
-export default function MatchesPage() {
-  const [, navigate] = useLocation();
-  // Before the first render, so a handed-over playlist never flashes the "select a playlist" guard.
-  useState(applyWizardHandoff);
-  const wizard = useWizard();
-  const createId = useId();
-  const createRequiredId = useId();
-  const includeId = useId();
-  const includeHelpId = useId();
-  const alsoPlaylistId = useId();
-  const alsoPlaylistHelpId = useId();
-  const [matchJob, setMatchJob] = useState<JobView | null>(null);
-  const [transferJob, setTransferJob] = useState<JobView | null>(null);
-  const [transferring, setTransferring] = useState(false);
-  const attemptedFor = useRef<string | null>(null);
+type Wizard = ReturnType<typeof useWizard>;
 
+/** What the wizard's destination is called, and where a library collection ends up there. */
+function destinationTexts(wizard: Wizard) {
   const playlist = wizard.selectedPlaylist;
-  const rows = matchResults(wizard);
   const destinationLabel = wizard.destinationService
     ? SERVICE_LABELS[wizard.destinationService]
     : 'the destination';
@@ -57,8 +44,6 @@ export default function MatchesPage() {
     wizard.destinationService === 'apple'
       ? 'favourites in your Apple Music library'
       : `Liked Songs on ${destinationLabel}`;
-  const fromLibrary = playlist?.kind === 'liked' || playlist?.kind === 'album';
-  const createPlaylistMissing = !fromLibrary && !wizard.createPlaylist;
   const libraryPlace =
     playlist?.kind === 'liked'
       ? `The songs will be saved as ${likedPlace}.`
@@ -69,23 +54,213 @@ export default function MatchesPage() {
       : playlist?.kind === 'album'
         ? 'Save Album'
         : 'Transfer Playlist';
+  return { destinationLabel, likedPlace, libraryPlace, transferLabel };
+}
 
-  useEffect(() => {
-    enterStep(3);
-  }, []);
+/** The wizard's error, with the way forward it allows: a file import, or matching again. */
+function MatchErrorAlert({
+  error,
+  canRetry,
+  onImported,
+  onRetry,
+}: {
+  error: string;
+  canRetry: boolean;
+  onImported: (imported: PlaylistSummary) => void;
+  onRetry: () => void;
+}) {
+  return (
+    <Alert variant="destructive">
+      <p>
+        <WithPricingLink message={error} />
+      </p>
+      {error === FOLLOWED_PLAYLIST_MESSAGE ? (
+        // Retrying can never read someone else's playlist: the way forward is a file import.
+        <div className="mt-3">
+          <CsvImportButton onImported={onImported} />
+        </div>
+      ) : canRetry ? (
+        <Button variant="outline" size="sm" className="mt-2" onClick={onRetry}>
+          Try matching again
+        </Button>
+      ) : null}
+    </Alert>
+  );
+}
 
-  // Spec section 2: matches load by themselves when none exist and a playlist is selected (a saved match
-  // set comes back from the server; one still matching after a reload is followed again).
+/** The counts of each match status, and the offer to accept every match waiting for review. */
+function MatchSummary({ rows }: { rows: ReturnType<typeof matchResults> }) {
+  const summary = {
+    accepted: rows.filter((row) => row.status === 'accepted').length,
+    review: rows.filter((row) => row.status === 'review').length,
+    unmatched: rows.filter((row) => row.status === 'unmatched').length,
+    skipped: rows.filter((row) => row.status === 'skipped').length,
+  };
+  return (
+    <>
+      <p className="text-sm text-slate-700" aria-live="polite">
+        {rows.length} tracks: {summary.accepted} accepted, {summary.review} to review, {summary.unmatched}{' '}
+        unmatched, {summary.skipped} skipped.
+      </p>
+      {summary.review > 0 ? (
+        <Alert>
+          <p>
+            {summary.review === 1 ? '1 match is' : `${summary.review} matches are`} waiting for your review:
+            likely the same song, but not certain. They are not added until you accept them (open a track to
+            check it).
+          </p>
+          <Button variant="outline" size="sm" className="mt-2" onClick={() => void acceptReviewRows()}>
+            Accept all {summary.review} in review
+          </Button>
+        </Alert>
+      ) : null}
+    </>
+  );
+}
+
+/** A labelled checkbox with a line of help below its label. */
+function CheckboxOption({
+  checked,
+  onChange,
+  label,
+  help,
+}: {
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  label: string;
+  help: ReactNode;
+}) {
+  const id = useId();
+  const helpId = useId();
+  return (
+    <div className="flex items-start gap-3">
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+        aria-describedby={helpId}
+        className="mt-0.5 h-5 w-5 accent-violet-700"
+      />
+      <div className="grid gap-1">
+        <label htmlFor={id} className="text-sm font-medium text-slate-900">
+          {label}
+        </label>
+        <p id={helpId} className="text-sm text-slate-600">
+          {help}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/** Where the matched tracks go: the required "Create playlist" switch (or the library), and the options. */
+function TransferOptions({
+  wizard,
+  fromLibrary,
+  createRequiredId,
+}: {
+  wizard: Wizard;
+  fromLibrary: boolean;
+  createRequiredId: string;
+}) {
+  const createId = useId();
+  const { likedPlace, libraryPlace } = destinationTexts(wizard);
+  return (
+    <Card>
+      <CardContent className="grid gap-4 pt-5 sm:pt-6">
+        {fromLibrary ? (
+          // Liked Songs and albums are saved to the library, not to a new playlist (issue 14).
+          <p className="text-sm text-slate-700">{libraryPlace}</p>
+        ) : (
+          <>
+            <div className="flex items-center gap-3">
+              <Switch
+                id={createId}
+                checked={wizard.createPlaylist}
+                onCheckedChange={(checked) => wizardStore.update({ createPlaylist: checked })}
+                aria-required="true"
+              />
+              <label htmlFor={createId} className="text-sm font-medium text-slate-900">
+                Create playlist in destination <span className="text-slate-600">(required)</span>
+              </label>
+            </div>
+            {wizard.createPlaylist ? null : (
+              <p id={createRequiredId} role="alert" className="text-sm font-medium text-red-700">
+                {CREATE_PLAYLIST_REQUIRED.description}
+              </p>
+            )}
+          </>
+        )}
+        <CheckboxOption
+          checked={wizard.includeUnmatched}
+          onChange={(checked) => wizardStore.update({ includeUnmatched: checked })}
+          label="Include unmatched tracks"
+          help="Adds the closest candidate for tracks without a confident match. They may be a different version or a different song, so check them afterwards."
+        />
+        {wizard.selectedPlaylist?.kind === 'liked' ? (
+          <CheckboxOption
+            checked={wizard.alsoAddToPlaylist}
+            onChange={(checked) => wizardStore.update({ alsoAddToPlaylist: checked })}
+            label="Also add them to a playlist"
+            help={<>The songs are saved as {likedPlace}; with this, they also go to a new playlist.</>}
+          />
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Spec section 2: matches load by themselves when none exist and a playlist is selected. */
+function useAutomaticMatching(playlist: PlaylistSummary | null) {
+  const [matchJob, setMatchJob] = useState<JobView | null>(null);
+  const attemptedFor = useRef<string | null>(null);
+  // A saved match set comes back from the server; one still matching after a reload is followed again.
   useEffect(() => {
     if (playlist === null || attemptedFor.current === playlist.id) return;
     attemptedFor.current = playlist.id;
     void ensureMatches(setMatchJob);
   }, [playlist]);
-
   const importInstead = (imported: PlaylistSummary) => {
     attemptedFor.current = null;
     selectPlaylist(imported);
   };
+  const retry = () => void runMatching(setMatchJob);
+  return { matchJob, importInstead, retry };
+}
+
+function NoPlaylistSelected() {
+  return (
+    <WizardPage title="Match Songs" description="See how each track matches before you transfer." step={3}>
+      <Alert variant="destructive">{WIZARD_ERRORS.playlistRequired}</Alert>
+      <Link href={paths.playlists} className={buttonClasses('outline', 'md', 'mt-6')}>
+        <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+        Back to playlists
+      </Link>
+    </WizardPage>
+  );
+}
+
+export default function MatchesPage() {
+  const [, navigate] = useLocation();
+  // Before the first render, so a handed-over playlist never flashes the "select a playlist" guard.
+  useState(applyWizardHandoff);
+  const wizard = useWizard();
+  const createRequiredId = useId();
+  const [transferJob, setTransferJob] = useState<JobView | null>(null);
+  const [transferring, setTransferring] = useState(false);
+
+  // Before the automatic matching below, as it always ran: entering the step comes first.
+  useEffect(() => {
+    enterStep(3);
+  }, []);
+
+  const playlist = wizard.selectedPlaylist;
+  const { matchJob, importInstead, retry } = useAutomaticMatching(playlist);
+  const rows = matchResults(wizard);
+  const { destinationLabel, transferLabel } = destinationTexts(wizard);
+  const fromLibrary = playlist?.kind === 'liked' || playlist?.kind === 'album';
+  const createPlaylistMissing = !fromLibrary && !wizard.createPlaylist;
 
   const transfer = async () => {
     setTransferring(true);
@@ -93,25 +268,10 @@ export default function MatchesPage() {
     setTransferring(false);
   };
 
-  if (playlist === null)
-    return (
-      <WizardPage title="Match Songs" description="See how each track matches before you transfer." step={3}>
-        <Alert variant="destructive">{WIZARD_ERRORS.playlistRequired}</Alert>
-        <Link href={paths.playlists} className={buttonClasses('outline', 'md', 'mt-6')}>
-          <ArrowLeft aria-hidden="true" className="h-4 w-4" />
-          Back to playlists
-        </Link>
-      </WizardPage>
-    );
+  if (playlist === null) return <NoPlaylistSelected />;
 
   const matching =
     !transferring && (wizard.matchSet?.status === 'matching' || (wizard.loading && rows.length === 0));
-  const summary = {
-    accepted: rows.filter((row) => row.status === 'accepted').length,
-    review: rows.filter((row) => row.status === 'review').length,
-    unmatched: rows.filter((row) => row.status === 'unmatched').length,
-    skipped: rows.filter((row) => row.status === 'skipped').length,
-  };
 
   return (
     <WizardPage
@@ -121,26 +281,12 @@ export default function MatchesPage() {
     >
       <div className="grid gap-6">
         {wizard.error ? (
-          <Alert variant="destructive">
-            <p>
-              <WithPricingLink message={wizard.error} />
-            </p>
-            {wizard.error === FOLLOWED_PLAYLIST_MESSAGE ? (
-              // Retrying can never read someone else's playlist: the way forward is a file import.
-              <div className="mt-3">
-                <CsvImportButton onImported={importInstead} />
-              </div>
-            ) : rows.length === 0 && !wizard.loading ? (
-              <Button
-                variant="outline"
-                size="sm"
-                className="mt-2"
-                onClick={() => void runMatching(setMatchJob)}
-              >
-                Try matching again
-              </Button>
-            ) : null}
-          </Alert>
+          <MatchErrorAlert
+            error={wizard.error}
+            canRetry={rows.length === 0 && !wizard.loading}
+            onImported={importInstead}
+            onRetry={retry}
+          />
         ) : null}
         {matching ? (
           <JobProgressBar label="Matching tracks" view={matchJob} waitingFor={destinationLabel} />
@@ -162,89 +308,9 @@ export default function MatchesPage() {
             {wizard.matchSet?.albumMatch ? (
               <AlbumMatchCard match={wizard.matchSet.albumMatch} destinationLabel={destinationLabel} />
             ) : null}
-            <p className="text-sm text-slate-700" aria-live="polite">
-              {rows.length} tracks: {summary.accepted} accepted, {summary.review} to review,{' '}
-              {summary.unmatched} unmatched, {summary.skipped} skipped.
-            </p>
-            {summary.review > 0 ? (
-              <Alert>
-                <p>
-                  {summary.review === 1 ? '1 match is' : `${summary.review} matches are`} waiting for your
-                  review: likely the same song, but not certain. They are not added until you accept them
-                  (open a track to check it).
-                </p>
-                <Button variant="outline" size="sm" className="mt-2" onClick={() => void acceptReviewRows()}>
-                  Accept all {summary.review} in review
-                </Button>
-              </Alert>
-            ) : null}
+            <MatchSummary rows={rows} />
             <MatchList rows={rows} destinationLabel={destinationLabel} />
-            <Card>
-              <CardContent className="grid gap-4 pt-5 sm:pt-6">
-                {fromLibrary ? (
-                  // Liked Songs and albums are saved to the library, not to a new playlist (issue 14).
-                  <p className="text-sm text-slate-700">{libraryPlace}</p>
-                ) : (
-                  <>
-                    <div className="flex items-center gap-3">
-                      <Switch
-                        id={createId}
-                        checked={wizard.createPlaylist}
-                        onCheckedChange={(checked) => wizardStore.update({ createPlaylist: checked })}
-                        aria-required="true"
-                      />
-                      <label htmlFor={createId} className="text-sm font-medium text-slate-900">
-                        Create playlist in destination <span className="text-slate-600">(required)</span>
-                      </label>
-                    </div>
-                    {wizard.createPlaylist ? null : (
-                      <p id={createRequiredId} role="alert" className="text-sm font-medium text-red-700">
-                        {CREATE_PLAYLIST_REQUIRED.description}
-                      </p>
-                    )}
-                  </>
-                )}
-                <div className="flex items-start gap-3">
-                  <input
-                    id={includeId}
-                    type="checkbox"
-                    checked={wizard.includeUnmatched}
-                    onChange={(event) => wizardStore.update({ includeUnmatched: event.target.checked })}
-                    aria-describedby={includeHelpId}
-                    className="mt-0.5 h-5 w-5 accent-violet-700"
-                  />
-                  <div className="grid gap-1">
-                    <label htmlFor={includeId} className="text-sm font-medium text-slate-900">
-                      Include unmatched tracks
-                    </label>
-                    <p id={includeHelpId} className="text-sm text-slate-600">
-                      Adds the closest candidate for tracks without a confident match. They may be a different
-                      version or a different song, so check them afterwards.
-                    </p>
-                  </div>
-                </div>
-                {playlist.kind === 'liked' ? (
-                  <div className="flex items-start gap-3">
-                    <input
-                      id={alsoPlaylistId}
-                      type="checkbox"
-                      checked={wizard.alsoAddToPlaylist}
-                      onChange={(event) => wizardStore.update({ alsoAddToPlaylist: event.target.checked })}
-                      aria-describedby={alsoPlaylistHelpId}
-                      className="mt-0.5 h-5 w-5 accent-violet-700"
-                    />
-                    <div className="grid gap-1">
-                      <label htmlFor={alsoPlaylistId} className="text-sm font-medium text-slate-900">
-                        Also add them to a playlist
-                      </label>
-                      <p id={alsoPlaylistHelpId} className="text-sm text-slate-600">
-                        The songs are saved as {likedPlace}; with this, they also go to a new playlist.
-                      </p>
-                    </div>
-                  </div>
-                ) : null}
-              </CardContent>
-            </Card>
+            <TransferOptions wizard={wizard} fromLibrary={fromLibrary} createRequiredId={createRequiredId} />
           </>
         ) : null}
         {transferring ? (

@@ -28,13 +28,78 @@ import { serverMessage } from '../lib/api-client';
 
 const EMPTY_TEXT = 'No playlists found. Please try again or check your account.';
 
+/** Issue 14: Liked Songs and saved albums under "Your library", first; the playlists below them. */
+function GroupedPlaylists({
+  library,
+  playlists,
+  query,
+  selectedId,
+}: {
+  library: PlaylistSummary[];
+  playlists: PlaylistSummary[];
+  query: string;
+  selectedId: string | null;
+}) {
+  const libraryHeadingId = useId();
+  const playlistsHeadingId = useId();
+  return (
+    <div className="grid gap-8">
+      <section aria-labelledby={libraryHeadingId} className="grid gap-3">
+        <h2 id={libraryHeadingId} className="text-lg font-semibold text-slate-900">
+          Your library
+        </h2>
+        <PlaylistGrid
+          playlists={library}
+          query={query}
+          selectedId={selectedId}
+          onSelect={selectPlaylist}
+          label="Your library"
+        />
+      </section>
+      {playlists.length > 0 ? (
+        <section aria-labelledby={playlistsHeadingId} className="grid gap-3">
+          <h2 id={playlistsHeadingId} className="text-lg font-semibold text-slate-900">
+            Playlists
+          </h2>
+          <PlaylistGrid
+            playlists={playlists}
+            query={query}
+            selectedId={selectedId}
+            onSelect={selectPlaylist}
+          />
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+function PlaylistSearch({ query, onChange }: { query: string; onChange: (query: string) => void }) {
+  const searchId = useId();
+  return (
+    <div className="relative w-full sm:max-w-sm">
+      <label htmlFor={searchId} className="sr-only">
+        Search your playlists
+      </label>
+      <Search
+        aria-hidden="true"
+        className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500"
+      />
+      <Input
+        id={searchId}
+        type="search"
+        placeholder="Search your playlists..."
+        value={query}
+        onChange={(event) => onChange(event.target.value)}
+        className="pl-9"
+      />
+    </div>
+  );
+}
+
 export default function PlaylistsPage() {
   const [, navigate] = useLocation();
   const wizard = useWizard();
   const queryClient = useQueryClient();
-  const searchId = useId();
-  const libraryHeadingId = useId();
-  const playlistsHeadingId = useId();
   const [query, setQuery] = useState('');
   const source = wizard.sourceService;
 
@@ -106,33 +171,12 @@ export default function PlaylistsPage() {
         <PlaylistGrid playlists={shown} query={query} selectedId={selectedId} onSelect={selectPlaylist} />
       );
     return (
-      <div className="grid gap-8">
-        <section aria-labelledby={libraryHeadingId} className="grid gap-3">
-          <h2 id={libraryHeadingId} className="text-lg font-semibold text-slate-900">
-            Your library
-          </h2>
-          <PlaylistGrid
-            playlists={shownLibrary}
-            query={query}
-            selectedId={selectedId}
-            onSelect={selectPlaylist}
-            label="Your library"
-          />
-        </section>
-        {shownPlaylists.length > 0 ? (
-          <section aria-labelledby={playlistsHeadingId} className="grid gap-3">
-            <h2 id={playlistsHeadingId} className="text-lg font-semibold text-slate-900">
-              Playlists
-            </h2>
-            <PlaylistGrid
-              playlists={shownPlaylists}
-              query={query}
-              selectedId={selectedId}
-              onSelect={selectPlaylist}
-            />
-          </section>
-        ) : null}
-      </div>
+      <GroupedPlaylists
+        library={shownLibrary}
+        playlists={shownPlaylists}
+        query={query}
+        selectedId={selectedId}
+      />
     );
   };
 
@@ -148,23 +192,7 @@ export default function PlaylistsPage() {
     >
       <div className="grid gap-6">
         <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
-          <div className="relative w-full sm:max-w-sm">
-            <label htmlFor={searchId} className="sr-only">
-              Search your playlists
-            </label>
-            <Search
-              aria-hidden="true"
-              className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500"
-            />
-            <Input
-              id={searchId}
-              type="search"
-              placeholder="Search your playlists..."
-              value={query}
-              onChange={(event) => setQuery(event.target.value)}
-              className="pl-9"
-            />
-          </div>
+          <PlaylistSearch query={query} onChange={setQuery} />
           {source !== null ? <CsvImportButton onImported={onImported} /> : null}
         </div>
         <p className="sr-only" aria-live="polite">

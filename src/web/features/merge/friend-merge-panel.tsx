@@ -18,9 +18,59 @@ import { type ChosenPlaylist, MyPlaylistPicker } from './my-playlist-picker';
 
 type Phase = 'idle' | 'fetching' | 'analyzing';
 
+/** The friend's share link, its Import / Change button, and the playlist it found. */
+function FriendPlaylistField({
+  shareUrl,
+  onShareUrlChange,
+  friend,
+  phase,
+  onImport,
+  onReset,
+}: {
+  shareUrl: string;
+  onShareUrlChange: (url: string) => void;
+  friend: FriendPlaylist | null;
+  phase: Phase;
+  onImport: () => void;
+  onReset: () => void;
+}) {
+  const urlId = useId();
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={urlId}>Friend's playlist</Label>
+      <div className="flex gap-2">
+        <Input
+          id={urlId}
+          value={shareUrl}
+          onChange={(event) => onShareUrlChange(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && !friend) onImport();
+          }}
+          placeholder="Paste a Spotify or Apple Music playlist share link"
+          disabled={friend !== null || phase === 'fetching'}
+        />
+        {friend ? (
+          <Button variant="outline" onClick={onReset}>
+            Change
+          </Button>
+        ) : (
+          <Button onClick={onImport} disabled={phase !== 'idle'}>
+            {phase === 'fetching' ? 'Importing...' : 'Import'}
+          </Button>
+        )}
+      </div>
+      {friend ? (
+        <p className="text-sm text-slate-700" data-testid="friend-playlist">
+          <span className="font-medium">{friend.name}</span> by {friend.owner} · {friend.trackCount} tracks ·{' '}
+          {SERVICE_LABELS[friend.service]}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 /** The /visualizations friend-merge tab (spec section 2): a friend's share link + one of yours → one mix. */
 export function FriendMergePanel() {
-  const urlId = useId();
   const bridgeId = useId();
   const [shareUrl, setShareUrl] = useState('');
   const [friend, setFriend] = useState<FriendPlaylist | null>(null);
@@ -134,36 +184,14 @@ export function FriendMergePanel() {
           </div>
         ) : (
           <div className="grid gap-6">
-            <div className="grid gap-2">
-              <Label htmlFor={urlId}>Friend's playlist</Label>
-              <div className="flex gap-2">
-                <Input
-                  id={urlId}
-                  value={shareUrl}
-                  onChange={(event) => setShareUrl(event.target.value)}
-                  onKeyDown={(event) => {
-                    if (event.key === 'Enter' && !friend) void importFriend();
-                  }}
-                  placeholder="Paste a Spotify or Apple Music playlist share link"
-                  disabled={friend !== null || phase === 'fetching'}
-                />
-                {friend ? (
-                  <Button variant="outline" onClick={resetFriend}>
-                    Change
-                  </Button>
-                ) : (
-                  <Button onClick={importFriend} disabled={phase !== 'idle'}>
-                    {phase === 'fetching' ? 'Importing...' : 'Import'}
-                  </Button>
-                )}
-              </div>
-              {friend ? (
-                <p className="text-sm text-slate-700" data-testid="friend-playlist">
-                  <span className="font-medium">{friend.name}</span> by {friend.owner} · {friend.trackCount}{' '}
-                  tracks · {SERVICE_LABELS[friend.service]}
-                </p>
-              ) : null}
-            </div>
+            <FriendPlaylistField
+              shareUrl={shareUrl}
+              onShareUrlChange={setShareUrl}
+              friend={friend}
+              phase={phase}
+              onImport={() => void importFriend()}
+              onReset={resetFriend}
+            />
             <MyPlaylistPicker value={mine} onChange={setMine} />
             <MixRatioSlider value={ratio} onChange={setRatio} />
             <div className="flex items-center gap-3">

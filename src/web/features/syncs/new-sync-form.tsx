@@ -17,6 +17,69 @@ const SERVICES: ServiceId[] = ['spotify', 'apple'];
 const selectClass = 'h-10 rounded-md border border-slate-300 bg-white px-2 text-sm';
 const NEW_PLAYLIST = '';
 
+function ServiceSelect({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: ServiceId;
+  onChange: (service: ServiceId) => void;
+}) {
+  return (
+    <label className="grid gap-1 text-sm">
+      {label}
+      <select
+        className={selectClass}
+        value={value}
+        onChange={(event) => onChange(event.target.value as ServiceId)}
+      >
+        {SERVICES.map((service) => (
+          <option key={service} value={service}>
+            {SERVICE_LABELS[service]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** One way or two ways; the two-way conflict rule is spelled out when chosen. */
+function DirectionChoice({
+  value,
+  onChange,
+}: {
+  value: SyncDirection;
+  onChange: (direction: SyncDirection) => void;
+}) {
+  return (
+    <fieldset className="grid gap-1 text-sm">
+      <legend className="font-medium">Direction</legend>
+      <label className="flex items-center gap-2">
+        <input
+          type="radio"
+          name="direction"
+          value="one-way"
+          checked={value === 'one-way'}
+          onChange={() => onChange('one-way')}
+        />
+        One way: the source's changes go to the destination
+      </label>
+      <label className="flex items-center gap-2">
+        <input
+          type="radio"
+          name="direction"
+          value="two-way"
+          checked={value === 'two-way'}
+          onChange={() => onChange('two-way')}
+        />
+        Two ways: changes on either side go to the other (Pro)
+      </label>
+      {value === 'two-way' ? <p className="text-slate-600">{TWO_WAY_CONFLICT_RULE}</p> : null}
+    </fieldset>
+  );
+}
+
 /** Creates a sync; its first run is a preview, shown in the list below. */
 export function NewSyncForm() {
   const [sourceService, setSourceService] = useState<ServiceId>('spotify');
@@ -68,23 +131,14 @@ export function NewSyncForm() {
       aria-label="New sync"
     >
       <div className="flex flex-wrap gap-3">
-        <label className="grid gap-1 text-sm">
-          From
-          <select
-            className={selectClass}
-            value={sourceService}
-            onChange={(event) => {
-              setSourceService(event.target.value as ServiceId);
-              setSourcePlaylistId('');
-            }}
-          >
-            {SERVICES.map((service) => (
-              <option key={service} value={service}>
-                {SERVICE_LABELS[service]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ServiceSelect
+          label="From"
+          value={sourceService}
+          onChange={(service) => {
+            setSourceService(service);
+            setSourcePlaylistId('');
+          }}
+        />
         <label className="grid gap-1 text-sm">
           Source playlist
           <select
@@ -101,23 +155,14 @@ export function NewSyncForm() {
             ))}
           </select>
         </label>
-        <label className="grid gap-1 text-sm">
-          To
-          <select
-            className={selectClass}
-            value={destinationService}
-            onChange={(event) => {
-              setDestinationService(event.target.value as ServiceId);
-              setDestinationPlaylistId(NEW_PLAYLIST);
-            }}
-          >
-            {SERVICES.map((service) => (
-              <option key={service} value={service}>
-                {SERVICE_LABELS[service]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ServiceSelect
+          label="To"
+          value={destinationService}
+          onChange={(service) => {
+            setDestinationService(service);
+            setDestinationPlaylistId(NEW_PLAYLIST);
+          }}
+        />
         <label className="grid gap-1 text-sm">
           Destination playlist
           <select
@@ -150,30 +195,7 @@ export function NewSyncForm() {
           </select>
         </label>
       </div>
-      <fieldset className="grid gap-1 text-sm">
-        <legend className="font-medium">Direction</legend>
-        <label className="flex items-center gap-2">
-          <input
-            type="radio"
-            name="direction"
-            value="one-way"
-            checked={direction === 'one-way'}
-            onChange={() => setDirection('one-way')}
-          />
-          One way: the source's changes go to the destination
-        </label>
-        <label className="flex items-center gap-2">
-          <input
-            type="radio"
-            name="direction"
-            value="two-way"
-            checked={direction === 'two-way'}
-            onChange={() => setDirection('two-way')}
-          />
-          Two ways: changes on either side go to the other (Pro)
-        </label>
-        {direction === 'two-way' ? <p className="text-slate-600">{TWO_WAY_CONFLICT_RULE}</p> : null}
-      </fieldset>
+      <DirectionChoice value={direction} onChange={setDirection} />
       <label className="flex items-center gap-2 text-sm">
         <input type="checkbox" checked={removals} onChange={(event) => setRemovals(event.target.checked)} />
         {direction === 'two-way'
