@@ -113,13 +113,22 @@ describe.skipIf(!usesRealPostgres())('two API processes receiving the same Strip
       .where(eq(planChanges.userId, user?.id ?? ''));
     expect(changes.map((change) => `${change.fromPlan}->${change.toPlan}`)).toEqual(['free->pro']);
 
-    // Every event both endpoints were sent: one process acted on it, the other found it done.
-    const seen = new Map<string, string[]>();
-    for (const line of [...webhookLines(first), ...webhookLines(second)]) {
-      seen.set(line.event, [...(seen.get(line.event) ?? []), line.outcome]);
-    }
+    // Every event both endpoints were sent: one process acted on it, the other found it done. A process
+    // answers the delivery before its log line reaches our pipe, so the lines are waited for.
     const recorded = await db.select({ id: billingEvents.id }).from(billingEvents);
     expect(recorded.length).toBeGreaterThan(3);
+    const outcomesByEvent = () => {
+      const seen = new Map<string, string[]>();
+      for (const line of [...webhookLines(first), ...webhookLines(second)]) {
+        seen.set(line.event, [...(seen.get(line.event) ?? []), line.outcome]);
+      }
+      return seen;
+    };
+    const seen = await waitUntil(
+      async () => outcomesByEvent(),
+      (current) => recorded.every(({ id }) => (current.get(id) ?? []).length >= 2),
+      10_000,
+    );
     for (const { id } of recorded) {
       const outcomes = (seen.get(id) ?? []).sort();
       expect(outcomes, id).toHaveLength(2);
