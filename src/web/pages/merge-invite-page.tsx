@@ -11,13 +11,13 @@ import { Label } from '../components/ui/label';
 import { Spinner } from '../components/ui/spinner';
 import { signInPathFor } from '../features/auth';
 import {
-  acceptInvitation,
   announceMerged,
   type ChosenPlaylist,
   invitationQuery,
   MergeActions,
   MergeResultView,
   MyPlaylistPicker,
+  useAcceptInvitation,
 } from '../features/merge';
 import { useAuth } from '../hooks/use-auth';
 import { toast } from '../hooks/use-toast';
@@ -33,11 +33,12 @@ export default function MergeInvitePage() {
   const invitation = useQuery(invitationQuery(token));
   const [mine, setMine] = useState<ChosenPlaylist | null>(null);
   const [shareUrl, setShareUrl] = useState('');
-  const [merging, setMerging] = useState(false);
+  const accept = useAcceptInvitation(token);
+  const merging = accept.isPending;
   const [result, setResult] = useState<MergePlaylistsResponse | null>(null);
   const connected = status.spotifyConnected || status.appleConnected;
 
-  const merge = async () => {
+  const merge = () => {
     const url = shareUrl.trim();
     if (!mine && url === '') {
       toast({
@@ -47,27 +48,22 @@ export default function MergeInvitePage() {
       });
       return;
     }
-    setMerging(true);
     track('friend_merge_started', {
       friend_count: 1,
       total_tracks: (invitation.data?.trackCount ?? 0) + (mine?.playlist.trackCount ?? 0),
     });
-    try {
-      const merged = await acceptInvitation(
-        token,
-        mine ? { playlistId: mine.playlist.id, service: mine.service } : { shareUrl: url },
-      );
-      setResult(merged);
-      announceMerged(merged);
-    } catch (error) {
-      toast({
-        title: 'Error generating merge',
-        description: failureDescription('There was a problem creating your merged playlist', error),
-        variant: 'destructive',
-      });
-    } finally {
-      setMerging(false);
-    }
+    accept.mutate(mine ? { playlistId: mine.playlist.id, service: mine.service } : { shareUrl: url }, {
+      onSuccess: (merged) => {
+        setResult(merged);
+        announceMerged(merged);
+      },
+      onError: (error) =>
+        toast({
+          title: 'Error generating merge',
+          description: failureDescription('There was a problem creating your merged playlist', error),
+          variant: 'destructive',
+        }),
+    });
   };
 
   const view = invitation.data;

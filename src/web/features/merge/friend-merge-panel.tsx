@@ -11,7 +11,7 @@ import { toast } from '../../hooks/use-toast';
 import { failureDescription } from '../../lib/failure-description';
 import { track } from '../../lib/track';
 import { MergeActions } from './merge-actions';
-import { fetchFriendPlaylist, mergePlaylists } from './merge-api';
+import { useFetchFriendPlaylist, useMergePlaylists } from './merge-api';
 import { announceMerged, MergeResultView } from './merge-result';
 import { MixRatioSlider } from './mix-ratio-slider';
 import { type ChosenPlaylist, MyPlaylistPicker } from './my-playlist-picker';
@@ -77,10 +77,12 @@ export function FriendMergePanel() {
   const [mine, setMine] = useState<ChosenPlaylist | null>(null);
   const [ratio, setRatio] = useState(DEFAULT_MIX_RATIO[0]);
   const [bridges, setBridges] = useState(true);
-  const [phase, setPhase] = useState<Phase>('idle');
+  const fetching = useFetchFriendPlaylist();
+  const merging = useMergePlaylists();
+  const phase: Phase = fetching.isPending ? 'fetching' : merging.isPending ? 'analyzing' : 'idle';
   const [result, setResult] = useState<MergePlaylistsResponse | null>(null);
 
-  const importFriend = async () => {
+  const importFriend = () => {
     const url = shareUrl.trim();
     if (url === '') {
       toast({
@@ -90,26 +92,24 @@ export function FriendMergePanel() {
       });
       return;
     }
-    setPhase('fetching');
-    try {
-      const found = await fetchFriendPlaylist(url);
-      setFriend(found);
-      toast({
-        title: 'Playlist found!',
-        description: `${found.name} by ${found.owner} (${found.trackCount} tracks)`,
-      });
-    } catch (error) {
-      toast({
-        title: 'Error',
-        description: failureDescription(
-          'Could not find or access the playlist. Please check the URL and try again.',
-          error,
-        ),
-        variant: 'destructive',
-      });
-    } finally {
-      setPhase('idle');
-    }
+    fetching.mutate(url, {
+      onSuccess: (found) => {
+        setFriend(found);
+        toast({
+          title: 'Playlist found!',
+          description: `${found.name} by ${found.owner} (${found.trackCount} tracks)`,
+        });
+      },
+      onError: (error) =>
+        toast({
+          title: 'Error',
+          description: failureDescription(
+            'Could not find or access the playlist. Please check the URL and try again.',
+            error,
+          ),
+          variant: 'destructive',
+        }),
+    });
   };
 
   const resetFriend = () => {
@@ -117,7 +117,7 @@ export function FriendMergePanel() {
     setShareUrl('');
   };
 
-  const merge = async () => {
+  const merge = () => {
     if (!mine || !friend) {
       toast({
         title: 'Missing information',
@@ -126,30 +126,31 @@ export function FriendMergePanel() {
       });
       return;
     }
-    setPhase('analyzing');
     track('friend_merge_started', {
       friend_count: 1,
       total_tracks: mine.playlist.trackCount + friend.trackCount,
     });
-    try {
-      const merged = await mergePlaylists({
+    merging.mutate(
+      {
         userPlaylistId: mine.playlist.id,
         userService: mine.service,
         friendPlaylistId: `${friend.service}:${friend.id}`,
         mixRatio: [ratio, 100 - ratio],
         includeBridgeTracks: bridges,
-      });
-      setResult(merged);
-      announceMerged(merged);
-    } catch (error) {
-      toast({
-        title: 'Merge Failed',
-        description: failureDescription('Could not create the merged playlist. Please try again.', error),
-        variant: 'destructive',
-      });
-    } finally {
-      setPhase('idle');
-    }
+      },
+      {
+        onSuccess: (merged) => {
+          setResult(merged);
+          announceMerged(merged);
+        },
+        onError: (error) =>
+          toast({
+            title: 'Merge Failed',
+            description: failureDescription('Could not create the merged playlist. Please try again.', error),
+            variant: 'destructive',
+          }),
+      },
+    );
   };
 
   return (
@@ -189,7 +190,7 @@ export function FriendMergePanel() {
               onShareUrlChange={setShareUrl}
               friend={friend}
               phase={phase}
-              onImport={() => void importFriend()}
+              onImport={importFriend}
               onReset={resetFriend}
             />
             <MyPlaylistPicker value={mine} onChange={setMine} />

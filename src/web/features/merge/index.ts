@@ -3,6 +3,6 @@ export { FriendMergePanel } from './friend-merge-panel';
 export { InvitationList } from './invitation-list';
 export { InviteFriendCard } from './invite-friend-card';
 export { MergeActions } from './merge-actions';
-export { acceptInvitation, invitationQuery, mergedPlaylistQuery, useSetMergePublic } from './merge-api';
+export { invitationQuery, mergedPlaylistQuery, useAcceptInvitation, useSetMergePublic } from './merge-api';
 export { announceMerged, MergeResultView } from './merge-result';
 export { type ChosenPlaylist, MyPlaylistPicker } from './my-playlist-picker';

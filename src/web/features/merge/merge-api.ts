@@ -43,13 +43,20 @@ export const mergedPlaylistQuery = (id: string) =>
       }),
   });
 
-export const fetchFriendPlaylist = (shareUrl: string) =>
-  request(friendPlaylistSchema, 'POST', '/api/fetch-friend-playlist', { shareUrl });
+/** A friend's playlist read from its share link (a POST: the server reads the service for it). */
+export const useFetchFriendPlaylist = () =>
+  useMutation({
+    mutationFn: (shareUrl: string) =>
+      request(friendPlaylistSchema, 'POST', '/api/fetch-friend-playlist', { shareUrl }),
+  });
 
-export const mergePlaylists = (body: MergePlaylistsRequest) =>
-  request(mergePlaylistsResponseSchema, 'POST', '/api/claude/merge-playlists', body);
+/** The merge itself: a new merged playlist of the person's. */
+export const useMergePlaylists = () =>
+  useMutation({
+    mutationFn: (body: MergePlaylistsRequest) =>
+      request(mergePlaylistsResponseSchema, 'POST', '/api/claude/merge-playlists', body),
+  });
 
-/** The owner lets anyone copy the merge, or keeps it private (decision 0012); the page shows the answer. */
 /** The owner's switch: the answer is the merge as it now is, kept as the page's data. */
 export const useSetMergePublic = (id: string) =>
   useMutation({
@@ -76,17 +83,19 @@ export const useCreateInvitation = () =>
     onSuccess: () => queryClient.invalidateQueries({ queryKey: INVITATIONS_KEY }),
   });
 
-export async function acceptInvitation(token: string, body: AcceptInvitationRequest) {
-  const merged = await request(
-    mergePlaylistsResponseSchema,
-    'POST',
-    `/api/merge/invitations/${encodeURIComponent(token)}/accept`,
-    body,
-  );
-  // The inviter's list (not this page's invitation, which keeps showing what was accepted).
-  await queryClient.invalidateQueries({ queryKey: INVITATIONS_KEY, exact: true });
-  return merged;
-}
+/** Answering an invitation makes the merge; the inviter's list of invitations changes. */
+export const useAcceptInvitation = (token: string) =>
+  useMutation({
+    mutationFn: (body: AcceptInvitationRequest) =>
+      request(
+        mergePlaylistsResponseSchema,
+        'POST',
+        `/api/merge/invitations/${encodeURIComponent(token)}/accept`,
+        body,
+      ),
+    // The inviter's list (not this page's invitation, which keeps showing what was accepted).
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: INVITATIONS_KEY, exact: true }),
+  });
 
 /** The public page of a merged playlist, as "Share with Friend" copies it. */
 export const mergedPlaylistUrl = (id: string) => `${window.location.origin}/m/${id}`;

@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import { ChevronDown, ChevronRight, Download } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useLocation } from 'wouter';
@@ -12,7 +11,7 @@ import { serverMessage } from '../../lib/api-client';
 import { track } from '../../lib/track';
 import { HistoryLink } from '../history';
 import { openInWizard } from '../transfer';
-import { restorePlaylist, useBackupDetail, useBackups } from './vault-api';
+import { useBackupDetail, useBackups, useRestoreFromBackup } from './vault-api';
 
 const SERVICES: ServiceId[] = ['spotify', 'apple'];
 
@@ -146,20 +145,23 @@ function PlaylistEntry({
   service: ServiceId;
 }) {
   const [, navigate] = useLocation();
-  const restore = useMutation({
-    mutationFn: (destinationService: ServiceId) =>
-      restorePlaylist(snapshotId, { playlistId: playlist.id, destinationService }),
-    onSuccess: (restored) => {
-      track('feature_used', { feature: 'backup_restore' });
-      openInWizard(restored, navigate);
-    },
-    onError: (error) =>
-      toast({
-        title: 'The playlist could not be restored',
-        description: serverMessage(error) ?? 'Please try again.',
-        variant: 'destructive',
-      }),
-  });
+  const restore = useRestoreFromBackup(snapshotId);
+  const restoreTo = (destinationService: ServiceId) =>
+    restore.mutate(
+      { playlistId: playlist.id, destinationService },
+      {
+        onSuccess: (restored) => {
+          track('feature_used', { feature: 'backup_restore' });
+          openInWizard(restored, navigate);
+        },
+        onError: (error) =>
+          toast({
+            title: 'The playlist could not be restored',
+            description: serverMessage(error) ?? 'Please try again.',
+            variant: 'destructive',
+          }),
+      },
+    );
   return (
     <details className="rounded-lg border border-slate-200 p-3">
       <summary className="cursor-pointer font-medium text-slate-900">
@@ -176,7 +178,7 @@ function PlaylistEntry({
               size="sm"
               variant="secondary"
               disabled={restore.isPending || playlist.tracks.length === 0}
-              onClick={() => restore.mutate(service)}
+              onClick={() => restoreTo(service)}
               aria-label={`Restore ${playlist.name} to ${SERVICE_LABELS[service]}`}
             >
               Restore to {SERVICE_LABELS[service]}

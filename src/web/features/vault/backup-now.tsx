@@ -1,28 +1,28 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Loader2, Save } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { toast } from '../../hooks/use-toast';
 import { serverMessage } from '../../lib/api-client';
 import { isJobFinished, useJobProgress } from '../../lib/job-progress';
-import { BACKUPS_KEY, startBackup } from './vault-api';
+import { BACKUPS_KEY, useStartBackup } from './vault-api';
 
 /** "Back up now", with the job's progress until the new snapshots appear in the list. */
 export function BackupNow() {
   const queryClient = useQueryClient();
-  const [jobId, setJobId] = useState<string | null>(null);
+  const start = useStartBackup();
+  const jobId = start.data ?? null;
   const job = useJobProgress(jobId);
-  const start = useMutation({
-    mutationFn: startBackup,
-    onSuccess: (id) => setJobId(id),
-    onError: (error) =>
-      toast({
-        title: 'The backup could not start',
-        description: serverMessage(error) ?? 'Please try again.',
-        variant: 'destructive',
-      }),
-  });
+  const backUp = () =>
+    start.mutate(undefined, {
+      onError: (error) =>
+        toast({
+          title: 'The backup could not start',
+          description: serverMessage(error) ?? 'Please try again.',
+          variant: 'destructive',
+        }),
+    });
 
   const status = job.data?.status;
   useEffect(() => {
@@ -37,7 +37,7 @@ export function BackupNow() {
   return (
     <div className="grid gap-3">
       <div>
-        <Button onClick={() => start.mutate()} disabled={running}>
+        <Button onClick={backUp} disabled={running}>
           {running ? (
             <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" />
           ) : (

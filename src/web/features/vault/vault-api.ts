@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import {
   backupDetailSchema,
   backupStartedSchema,
@@ -33,18 +33,21 @@ export const useBackups = (enabled: boolean) => useQuery({ ...backupsQuery(), en
 export const useBackupDetail = (id: string, enabled: boolean) =>
   useQuery({ ...backupDetailQuery(id), enabled });
 
-export async function startBackup(): Promise<string> {
-  return (await request(backupStartedSchema, 'POST', '/api/vault/backups')).jobId;
-}
+/** "Back up now": answers the backup job's id, whose progress the page follows (lib/job-progress). */
+export const useStartBackup = () =>
+  useMutation({
+    mutationFn: async () => (await request(backupStartedSchema, 'POST', '/api/vault/backups')).jobId,
+  });
 
 /** Restoring saves the playlist as an import, so every list of playlists is read again. */
-export async function restorePlaylist(snapshotId: string, restore: RestoreRequest): Promise<RestoreResponse> {
-  const restored = await request(
-    restoreResponseSchema,
-    'POST',
-    `/api/vault/backups/${encodeURIComponent(snapshotId)}/restore`,
-    restore,
-  );
-  await invalidatePlaylists();
-  return restored;
-}
+export const useRestoreFromBackup = (snapshotId: string) =>
+  useMutation({
+    mutationFn: (restore: RestoreRequest): Promise<RestoreResponse> =>
+      request(
+        restoreResponseSchema,
+        'POST',
+        `/api/vault/backups/${encodeURIComponent(snapshotId)}/restore`,
+        restore,
+      ),
+    onSuccess: () => invalidatePlaylists(),
+  });
