@@ -3,6 +3,7 @@ import type { PlaylistSummary } from '../../shared/api/playlists';
 import type { ServiceId } from '../../shared/services';
 import type { PlaylistEntry } from '../providers/types';
 import { connectService } from '../testing/connect-service';
+import { formsOf, type PageForm, playlistPagePath, submitForm } from '../testing/sandbox-page-edits';
 import { startTestServer, type TestClient, type TestServer } from '../testing/test-server';
 
 /**
@@ -34,57 +35,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server?.close());
 
-interface PageForm {
-  action: string;
-  button: string;
-  /** The text of what the button's `aria-describedby` names: the song it acts on. */
-  subject: string;
-  fields: URLSearchParams;
-}
-
-const decode = (text: string) =>
-  text.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))).replace(/&amp;/g, '&');
-
-/** The forms of a page, as a browser sees them. */
-function formsOf(html: string): PageForm[] {
-  const texts = new Map(
-    [...html.matchAll(/<span id="([^"]+)">([^<]*)<\/span>/g)].map((match) => [
-      match[1],
-      decode(match[2] ?? ''),
-    ]),
-  );
-  return [...html.matchAll(/<form class="inline" method="post" action="([^"]+)">(.*?)<\/form>/g)].map(
-    (match) => {
-      const body = match[2] ?? '';
-      const fields = new URLSearchParams();
-      for (const input of body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
-        fields.set(input[1] ?? '', decode(input[2] ?? ''));
-      const button = /<button[^>]*aria-describedby="([^"]+)"[^>]*>([^<]+)<\/button>/.exec(body);
-      return {
-        action: decode(match[1] ?? ''),
-        button: button?.[2] ?? '',
-        subject: texts.get(button?.[1] ?? '') ?? '',
-        fields,
-      };
-    },
-  );
-}
-
-/** Submits a page's form from the page itself (same origin), and follows the redirect back. */
-async function submit(client: TestClient, form: PageForm, headers: Record<string, string> = {}) {
-  const answer = await client.send('POST', form.action, undefined, {
-    raw: form.fields.toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url, ...headers },
-    skipCsrf: true,
-  });
-  return answer;
-}
-
-const pagePath = (service: ServiceId, id: string) =>
-  service === 'spotify'
-    ? `/sandbox/spotify/api/open/playlist/${id}`
-    : `/sandbox/apple/web/library/playlist/${id}`;
-
 async function roadTrip(service: ServiceId) {
   const listing = (await ada.client.get(`/api/playlists/${service}`)).body as PlaylistSummary[];
   return listing.find((playlist) => playlist.name === 'Road Trip') as PlaylistSummary;
@@ -102,7 +52,7 @@ async function titles(service: ServiceId, id: string): Promise<string[]> {
 describe.each(['spotify', 'apple'] as const)('the %s playlist page of its owner', (service) => {
   it('adds a song found by search, removes one and moves one; Crossfade reads each change', async () => {
     const playlist = await roadTrip(service);
-    const path = pagePath(service, playlist.id);
+    const path = playlistPagePath(service, playlist.id);
     const before = await titles(service, playlist.id);
     const page = await ada.client.get(path);
     expect(page.status).toBe(200);
@@ -113,7 +63,7 @@ describe.each(['spotify', 'apple'] as const)('the %s playlist page of its owner'
     const results = await ada.client.get(`${path}?q=${encodeURIComponent(word)}`);
     const add = formsOf(results.text).find((form) => form.button === 'Add');
     expect(add).toBeDefined();
-    const added = await submit(ada.client, add as PageForm);
+    const added = await submitForm(ada.client, add as PageForm);
     expect(added.status).toBe(303);
     expect(added.headers.get('location')).toContain('done=add');
     const afterAdd = await titles(service, playlist.id);
@@ -122,13 +72,13 @@ describe.each(['spotify', 'apple'] as const)('the %s playlist page of its owner'
     // Remove the first song.
     const removeFirst = formsOf((await ada.client.get(path)).text).find((form) => form.button === 'Remove');
     expect(removeFirst?.subject).toBe(before[0]);
-    expect((await submit(ada.client, removeFirst as PageForm)).status).toBe(303);
+    expect((await submitForm(ada.client, removeFirst as PageForm)).status).toBe(303);
     expect(await titles(service, playlist.id)).toEqual(afterAdd.slice(1));
 
     // Move the (new) second song up.
     const moveUp = formsOf((await ada.client.get(path)).text).filter((form) => form.button === 'Move up')[1];
     expect(moveUp?.subject).toBe(afterAdd[2]);
-    const moved = await submit(ada.client, moveUp as PageForm);
+    const moved = await submitForm(ada.client, moveUp as PageForm);
     expect(moved.status).toBe(303);
     // The keyboard stays with the song that moved: on top now, its "Move up" is off, so on "Move down".
     expect(moved.headers.get('location')).toContain('focus=down-0');
@@ -142,7 +92,7 @@ describe.each(['spotify', 'apple'] as const)('the %s playlist page of its owner'
 
   it('refuses an edit without the page’s token, from another site, on a stale page, or by someone else', async () => {
     const playlist = await roadTrip(service);
-    const path = pagePath(service, playlist.id);
+    const path = playlistPagePath(service, playlist.id);
     const before = await titles(service, playlist.id);
     const remove = formsOf((await ada.client.get(path)).text).find(
       (form) => form.button === 'Remove',
@@ -150,14 +100,14 @@ describe.each(['spotify', 'apple'] as const)('the %s playlist page of its owner'
 
     const noToken = { ...remove, fields: new URLSearchParams(remove.fields) };
     noToken.fields.delete('token');
-    expect((await submit(ada.client, noToken)).status).toBe(403);
-    expect((await submit(ada.client, remove, { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await submitForm(ada.client, noToken)).status).toBe(403);
+    expect((await submitForm(ada.client, remove, { origin: 'https://evil.example' })).status).toBe(403);
     const stale = { ...remove, fields: new URLSearchParams(remove.fields) };
     stale.fields.set('item', 'not-this-song');
-    expect((await submit(ada.client, stale)).status).toBe(409);
+    expect((await submitForm(ada.client, stale)).status).toBe(409);
     // Eve's browser, with Eve's session, posting Ada's form: not her playlist.
-    expect((await submit(eve.client, remove)).status).toBe(401);
-    expect((await submit(server.newClient(), remove)).status).toBe(401);
+    expect((await submitForm(eve.client, remove)).status).toBe(401);
+    expect((await submitForm(server.newClient(), remove)).status).toBe(401);
     expect(await titles(service, playlist.id)).toEqual(before);
   });
 });
@@ -174,10 +124,10 @@ describe('the Spotify page writes as the API does', () => {
       return ((await answer.json()) as { snapshot_id: string }).snapshot_id;
     };
     const before = await snapshot();
-    const remove = formsOf((await ada.client.get(pagePath('spotify', playlist.id))).text).find(
+    const remove = formsOf((await ada.client.get(playlistPagePath('spotify', playlist.id))).text).find(
       (form) => form.button === 'Remove',
     ) as PageForm;
-    await submit(ada.client, remove);
+    await submitForm(ada.client, remove);
     expect(await snapshot()).not.toBe(before);
   });
 });

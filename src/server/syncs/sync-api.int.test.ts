@@ -6,6 +6,7 @@ import { providerConnections, syncs, users } from '../db/schema';
 import { getJob, requeueFinishedJob } from '../jobs/job-store';
 import type { NormalizedTrack } from '../providers/types';
 import { connectService } from '../testing/connect-service';
+import { findSync, settledRun } from '../testing/sync-runs';
 import { startTestServer, type TestClient, type TestServer } from '../testing/test-server';
 import { waitUntil } from '../testing/wait-until';
 import { rememberRule } from '../transfers/match-rules';
@@ -68,27 +69,8 @@ async function destinationTracks(service: ServiceId, playlistId: string) {
   );
 }
 
-async function syncOf(id: string): Promise<Sync> {
-  const list = (await client.get('/api/syncs')).body as { syncs: Sync[] };
-  const sync = list.syncs.find((item) => item.id === id);
-  if (!sync) throw new Error(`no sync ${id}`);
-  return sync;
-}
-
-/** The run, once it has stopped (finished, failed or waiting for the person). */
-async function settled(syncId: string, runId: string): Promise<SyncRun> {
-  return waitUntil(
-    async () => {
-      const runs = ((await client.get(`/api/syncs/${syncId}/runs`)).body as SyncRunList).runs;
-      const run = runs.find((item) => item.id === runId);
-      if (!run) throw new Error(`no run ${runId}`);
-      return run;
-    },
-    (run) => !['queued', 'running'].includes(run.status),
-    60_000,
-    50,
-  );
-}
+const syncOf = (id: string) => findSync(client, id);
+const settled = (syncId: string, runId: string) => settledRun(client, syncId, runId);
 
 async function run(syncId: string, body?: { dryRun?: boolean }): Promise<SyncRun> {
   const started = await client.post(`/api/syncs/${syncId}/run`, body);

@@ -1,12 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryPage, RestoreStarted, RestoreStatus } from '../../shared/api/history';
-import type { Sync, SyncRun, SyncRunList } from '../../shared/api/syncs';
+import type { Sync, SyncRun } from '../../shared/api/syncs';
 import type { ServiceId } from '../../shared/services';
 import { syncRuns, users } from '../db/schema';
 import type { NormalizedTrack } from '../providers/types';
 import { connectService } from '../testing/connect-service';
 import { removeOnPage } from '../testing/sandbox-page-edits';
+import { findSync, settledRun } from '../testing/sync-runs';
 import { startTestServer, type TestClient, type TestServer } from '../testing/test-server';
 import { sureSongs } from '../testing/two-way-pool';
 import { waitUntil } from '../testing/wait-until';
@@ -57,26 +58,8 @@ const isrcs = (tracks: { isrc?: string | null | undefined }[]) =>
 const names = (tracks: { name: string }[]) => tracks.map((track) => track.name);
 const sorted = <T>(items: T[]) => [...items].sort();
 
-async function syncOf(id: string): Promise<Sync> {
-  const list = (await client.get('/api/syncs')).body as { syncs: Sync[] };
-  const sync = list.syncs.find((item) => item.id === id);
-  if (!sync) throw new Error(`no sync ${id}`);
-  return sync;
-}
-
-async function settled(syncId: string, runId: string): Promise<SyncRun> {
-  return waitUntil(
-    async () => {
-      const runs = ((await client.get(`/api/syncs/${syncId}/runs`)).body as SyncRunList).runs;
-      const run = runs.find((item) => item.id === runId);
-      if (!run) throw new Error(`no run ${runId}`);
-      return run;
-    },
-    (run) => !['queued', 'running'].includes(run.status),
-    90_000,
-    50,
-  );
-}
+const syncOf = (id: string) => findSync(client, id);
+const settled = (syncId: string, runId: string) => settledRun(client, syncId, runId);
 
 async function run(syncId: string, path = '/run'): Promise<SyncRun> {
   const started = await client.post(`/api/syncs/${syncId}${path}`, {});

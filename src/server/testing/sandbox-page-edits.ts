@@ -48,14 +48,16 @@ export const playlistPagePath = (service: ServiceId, id: string) =>
     ? `/sandbox/spotify/api/open/playlist/${id}`
     : `/sandbox/apple/web/library/playlist/${id}`;
 
-/** Submits a page's form from the page itself (same origin); answers the status (303 when done). */
-export async function submitForm(client: TestClient, form: PageForm): Promise<number> {
-  const answer = await client.send('POST', form.action, undefined, {
+/**
+ * Submits a page's form from the page itself (same origin) and answers the page's answer (303 when done);
+ * `headers` replace what a browser would send (another origin, say).
+ */
+export function submitForm(client: TestClient, form: PageForm, headers: Record<string, string> = {}) {
+  return client.send('POST', form.action, undefined, {
     raw: form.fields.toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: client.baseUrl },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: client.baseUrl, ...headers },
     skipCsrf: true,
   });
-  return answer.status;
 }
 
 /** Presses "Remove" on the first row of the playlist page that shows this song's title. */
@@ -68,6 +70,6 @@ export async function removeOnPage(
   const page = await client.get(playlistPagePath(service, playlistId));
   const form = formsOf(page.text).find((item) => item.button === 'Remove' && item.subject === title);
   if (!form) throw new Error(`no "Remove" for ${title} on the ${service} page`);
-  const status = await submitForm(client, form);
+  const { status } = await submitForm(client, form);
   if (status !== 303) throw new Error(`"Remove" answered ${status}`);
 }
