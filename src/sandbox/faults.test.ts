@@ -89,6 +89,22 @@ describe('fault injection', () => {
     expect((await app.request('/v1/x')).status).toBe(200);
   });
 
+  it('with a seed, the same calls meet the same faults; another seed, others', async () => {
+    const { Hono } = await import('hono');
+    const statuses = (text: string) => {
+      const app = new Hono();
+      app.use('*', faultInjection('spotify', parseSandboxFaults(text)));
+      app.get('/v1/x', (c) => c.body(null, 204));
+      return Promise.all(Array.from({ length: 60 }, async () => (await app.request('/v1/x')).status));
+    };
+    const first = await statuses('error-rate=0.3,seed=7');
+    expect(first.filter((status) => status >= 500).length).toBeGreaterThan(0);
+    expect(first.filter((status) => status === 204).length).toBeGreaterThan(0);
+    expect(await statuses('error-rate=0.3,seed=7')).toEqual(first);
+    expect(await statuses('error-rate=0.3,seed=8')).not.toEqual(first);
+    expect(() => parseSandboxFaults('seed=1.5')).toThrow('the seed is a whole number');
+  });
+
   it('holds a timed-out call for 30 s and then answers 503 without doing it', async () => {
     const { Hono } = await import('hono');
     const app = new Hono();

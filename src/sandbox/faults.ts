@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { seededRandomFromText } from '../shared/seeded-random';
 
 /**
  * Faults on demand (`SANDBOX_FAULTS`): the real services are slower to show writes and fail now and then,
@@ -18,6 +19,11 @@ export interface SandboxFaults {
   spotifyOwnerWithoutPremium: number;
   /** On each service, this many tracks (the first added) are silently left out of adds answered as done. */
   droppedAdds: number;
+  /**
+   * When set, the faults are drawn from a generator seeded with it (one per service), so the same calls in
+   * the same order meet the same faults: a test that finds a bug can be run again into the same bug.
+   */
+  seed: number | null;
 }
 
 export const NO_FAULTS: SandboxFaults = {
@@ -27,6 +33,7 @@ export const NO_FAULTS: SandboxFaults = {
   timeoutRate: 0,
   spotifyOwnerWithoutPremium: 0,
   droppedAdds: 0,
+  seed: null,
 };
 
 const KEYS = {
@@ -36,6 +43,7 @@ const KEYS = {
   'timeout-rate': 'timeoutRate',
   'spotify-owner-without-premium': 'spotifyOwnerWithoutPremium',
   'dropped-adds': 'droppedAdds',
+  seed: 'seed',
 } as const satisfies Record<string, keyof SandboxFaults>;
 
 /** Parses `apple-write-lag-ms=3000,error-rate=0.05`; throws an Error naming the bad item. */
@@ -52,7 +60,9 @@ export function parseSandboxFaults(text: string | undefined): SandboxFaults {
     if (rest.length > 0 || value === '' || !Number.isFinite(number) || number < 0) {
       throw new Error(`"${item}" needs a non-negative number`);
     }
-    if (key === 'droppedAdds') {
+    if (key === 'seed') {
+      if (!Number.isSafeInteger(number)) throw new Error(`"${item}": the seed is a whole number`);
+    } else if (key === 'droppedAdds') {
       if (!Number.isInteger(number) || number > 100_000) {
         throw new Error(`"${item}": a whole number of tracks up to 100000`);
       }
@@ -114,12 +124,14 @@ function errorResponse(service: 'spotify' | 'apple', status: ServerError): Respo
 
 /**
  * Middleware in front of a service's API routes that injects the configured faults. `random` and `sleep`
- * are injectable so tests can force each fault.
+ * are injectable so tests can force each fault; by default the draws are seeded when `seed` is set.
  */
 export function faultInjection(
   service: 'spotify' | 'apple',
   faults: SandboxFaults,
-  random: () => number = Math.random,
+  random: () => number = faults.seed === null
+    ? Math.random
+    : seededRandomFromText(`sandbox-faults:${faults.seed}:${service}`),
   sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 ): MiddlewareHandler {
   const pick = () => SERVER_ERRORS[Math.floor(random() * SERVER_ERRORS.length)] ?? 500;
