@@ -13,7 +13,7 @@ import { waitUntil } from '../testing/wait-until';
  * Love" (over 1,000 tracks) is killed with SIGKILL midway and restarted; every chosen track ends up in
  * the destination exactly once, in order.
  */
-const STORM = 'apple-write-lag-ms=3000,error-after-write=0.1,error-rate=0.05';
+const STORM = 'apple-write-lag-ms=3000,error-after-write=0.1,error-rate=0.05,seed=16';
 
 /**
  * Each direction has its own data directory, database and server processes, so the two run side by side
