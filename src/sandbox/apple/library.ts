@@ -191,6 +191,13 @@ export class AppleLibrary {
     return songs;
   }
 
+  /** The library's favourite songs (rated 1), newest first: the Music app's Favourite Songs. */
+  favouriteSongs(): LibrarySong[] {
+    return this.songsInLibrary().filter(
+      (song) => song.source.kind === 'catalog' && this.rating(song.source.record.id) === 1,
+    );
+  }
+
   /** The saved albums (GET /v1/me/library/albums), newest first. */
   albumsInLibrary(): LibraryAlbumEntry[] {
     const seen = new Set<string>();

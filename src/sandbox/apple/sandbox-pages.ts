@@ -151,6 +151,21 @@ function addLibraryPlaylistPages(
   app: Hono<AppleEnv>,
   input: { index: AppleCatalogIndex; signedIn: (c: Context) => SignedInLibrary | undefined },
 ): void {
+  // music.apple.com/library/songs: the person's songs; favourites (what "Favourite Songs" moves) first.
+  app.get('/web/library/songs', (c) => {
+    const viewer = input.signedIn(c);
+    if (!viewer) return c.html(signInPage('Apple Music', undefined), 401);
+    const favourites = viewer.library.favouriteSongs();
+    const model: PlaylistPageModel = {
+      service: 'Apple Music',
+      name: 'Favourite Songs',
+      byline: `${viewer.name} · ${favourites.length} songs`,
+      signedInAs: viewer.name,
+      rows: favourites.map((song) => ({ key: song.id, title: song.name, detail: song.artistName })),
+    };
+    return c.html(playlistPage(model, pageNumberOf(c, favourites.length)));
+  });
+
   app.get('/web/library/playlist/:id', (c) => {
     const viewer = input.signedIn(c);
     const playlist = viewer?.library.appPlaylist(c.req.param('id'));

@@ -103,6 +103,29 @@ export function addWebPages(app: Hono, world: SpotifyWorld): void {
     return c.html(playlistPage(model, pageNumberOf(c, rows.length)));
   });
 
+  // open.spotify.com/collection/tracks: the signed-in person's Liked Songs, newest first.
+  app.get('/open/collection/tracks', (c) => {
+    const session = viewer(c);
+    if (!session) return c.html(signInPage('Spotify', undefined), 401);
+    const user = world.user(session.userId);
+    const rows = world.store.saved(session.userId).tracks.map((saved) => {
+      const track = world.track(saved.id);
+      return {
+        key: saved.id,
+        title: track?.title ?? 'Unavailable track',
+        detail: track?.artists.join(', ') ?? '',
+      };
+    });
+    const model = {
+      service: 'Spotify' as const,
+      name: 'Liked Songs',
+      byline: `${user.displayName} · ${rows.length} songs`,
+      signedInAs: user.displayName,
+      rows,
+    };
+    return c.html(playlistPage(model, pageNumberOf(c, rows.length)));
+  });
+
   app.post('/open/playlist/:id/:edit{add|remove|move-up|move-down}', async (c) => {
     const playlist = world.store.playlist(c.req.param('id'));
     const session = viewer(c);

@@ -4,6 +4,7 @@ import type { PublicLink, ShareLinkDto } from '../../shared/api/links';
 import type { MergePlaylistsResponse, SavePlaylistResponse } from '../../shared/api/merge';
 import type { PlaylistSummary } from '../../shared/api/playlists';
 import type { MatchSetView, TransferResult } from '../../shared/api/transfer';
+import { LIKED_SONGS_ID } from '../../shared/library-ids';
 import type { ServiceId } from '../../shared/services';
 import { users } from '../db/schema';
 import { connectService } from '../testing/connect-service';
@@ -40,7 +41,12 @@ afterAll(() => server.close());
 const listOf = async (service: ServiceId) =>
   (await person.get(`/api/playlists/${service}`)).body as PlaylistSummary[];
 
-async function transfer(from: ServiceId, to: ServiceId, playlistId: string): Promise<TransferResult> {
+async function transfer(
+  from: ServiceId,
+  to: ServiceId,
+  playlistId: string,
+  createPlaylist = true,
+): Promise<TransferResult> {
   const body = { sourceService: from, destinationService: to, playlistId };
   const started = await person.post('/api/match', body);
   expect(started.status, started.text).toBeLessThan(300);
@@ -50,7 +56,12 @@ async function transfer(from: ServiceId, to: ServiceId, playlistId: string): Pro
     (view) => view.status !== 'matching',
     120_000,
   );
-  const moved = await person.post('/api/transfer', { ...body, matchSetId, createPlaylist: true });
+  // A library collection saved as liked songs names no playlist option.
+  const moved = await person.post('/api/transfer', {
+    ...body,
+    matchSetId,
+    ...(createPlaylist ? { createPlaylist } : {}),
+  });
   expect(moved.status, moved.text).toBeLessThan(300);
   const transferId = (moved.body as TransferResult).transferId;
   const done = await waitUntil(
@@ -78,6 +89,19 @@ describe('every "Open in …" address in sandbox mode', () => {
       expect(album, `a saved album on ${from}`).toBeDefined();
       const saved = await transfer(from, to, album?.id ?? '');
       handedOut.push({ flow: `saved album to ${to}`, url: saved.destinationUrl });
+    }
+    // Liked Songs saved as liked songs on the other side: the person's Liked / Favourite Songs page.
+    for (const [from, to] of [
+      ['spotify', 'apple'],
+      ['apple', 'spotify'],
+    ] as const) {
+      const liked = await transfer(from, to, LIKED_SONGS_ID, false);
+      expect(liked.destinationUrl, `liked songs to ${to}`).toMatch(
+        to === 'apple'
+          ? /\/sandbox\/apple\/web\/library\/songs$/
+          : /\/sandbox\/spotify\/api\/open\/collection\/tracks$/,
+      );
+      handedOut.push({ flow: `liked songs to ${to}`, url: liked.destinationUrl });
     }
     // The history (and a batch's rows) hand out the same addresses.
     const history = (await person.get('/api/transfers')).body as TransferResult[];
@@ -155,6 +179,12 @@ describe('every "Open in …" address in sandbox mode', () => {
       expect(url.startsWith(`${server.url}/sandbox/`), `${flow}: ${url}`).toBe(true);
       const page = await person.get(url.slice(server.url.length));
       expect(page.status, `${flow}: ${url}`).toBe(200);
+      if (flow.startsWith('liked songs')) {
+        // The page lists the songs the transfer saved, and only their owner sees it.
+        expect(page.text).toMatch(/Liked Songs|Favourite Songs/);
+        expect(page.text).toMatch(/[1-9]\d* songs/);
+        expect((await server.newClient().get(url.slice(server.url.length))).status).toBe(401);
+      }
     }
   });
 });

@@ -62,6 +62,16 @@ export function canonicalUrl(
   return `${APPLE_WEB}/${storefrontOf(storefront)}/${kind === 'track' ? 'song' : 'playlist'}/${encodeURIComponent(id)}`;
 }
 
+/**
+ * The person's Liked Songs (Spotify) or Favourite Songs (Apple Music: the library's songs page, where
+ * favourites are starred), as the emulator's page in sandbox mode. Both are private: only the signed-in
+ * person sees them, so there is no storefront in the address.
+ */
+export function likedSongsUrl(service: ServiceId, pages: EmulatorPages): string {
+  const canonical = service === 'spotify' ? `${SPOTIFY_WEB}/collection/tracks` : `${APPLE_WEB}/library/songs`;
+  return openUrl(canonical, pages);
+}
+
 /** A search on the service's own site (the emulator's search page in sandbox mode), in `storefront`. */
 export function searchUrl(
   service: ServiceId,

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { albumCollectionId, LIKED_SONGS_ID } from '../../shared/library-ids';
+import type { ServiceId } from '../../shared/services';
 import type { StoredAlbumMatch } from '../db/stored-json';
 import type { JobContext } from '../jobs/job-runner';
 import type { AlbumInfo } from '../matching/albums';
 import type { MusicProvider, NormalizedTrack } from '../providers/types';
+import { type EmulatorPages, likedSongsUrl } from '../service-urls/open-urls';
 import { isUncertainWriteFailure } from './destination-progress';
 import type { MatchRowRecord } from './match-rows';
 import {
@@ -167,13 +169,12 @@ export function combineVerifications(count: number, results: VerificationResult[
   };
 }
 
-/** Where the result's "open" link points for a collection saved without a playlist. */
-export async function libraryDestination(destination: MusicProvider, plan: LibraryPlan) {
+/**
+ * Where the result's "open" link points for a collection saved without a playlist: the album's page, or
+ * the person's Liked Songs / Favourite Songs page (the emulator's in sandbox mode).
+ */
+export function libraryDestination(service: ServiceId, plan: LibraryPlan, pages: EmulatorPages) {
   if (plan.album)
     return { destinationPlaylistId: albumCollectionId(plan.album.id), destinationUrl: plan.album.url ?? '' };
-  const liked = await destination
-    .listLibrary()
-    .then((library) => library.liked)
-    .catch(() => null);
-  return { destinationPlaylistId: LIKED_SONGS_ID, destinationUrl: liked?.url ?? '' };
+  return { destinationPlaylistId: LIKED_SONGS_ID, destinationUrl: likedSongsUrl(service, pages) };
 }

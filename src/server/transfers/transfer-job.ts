@@ -410,7 +410,9 @@ async function runTransfer(
   return recordSuccess(run, verification, {
     libraryPlace: (position) => libraryPlace[position],
     librarySave,
-    libraryDestination: toPlaylist ? {} : await libraryDestination(destination, library),
+    libraryDestination: toPlaylist
+      ? {}
+      : libraryDestination(transfer.destinationService, library, deps.providers.sandboxPages),
   });
 }
 
