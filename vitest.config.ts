@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { relative, sep } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -18,15 +19,37 @@ const PROCESS = ['src/**/*.process.test.ts', 'scripts/**/*.process.test.ts'];
 const REPORT = process.env.CROSSFADE_TEST_REPORT;
 
 /**
- * Process-tier files first: they are the longest and spend most of their time waiting on child processes
- * and emulator latency, so the short integration and unit files fill the other workers meanwhile.
- * (Vitest's own order is by project name, which put them last and made them the tail of every run.)
+ * The slowest files, slowest first, with their seconds alone on a 2-core machine: they start before any
+ * other, so none of them begins late and ends the run (a 55 s file begun at 100 s ends it at 155 s).
+ * Vitest's own order knows durations only from a local cache, which a fresh clone (CI) does not have.
+ * Re-measure with `npx vitest run --reporter=json` when a file gets much slower or faster.
  */
-class ProcessTierFirst extends BaseSequencer {
+const SLOWEST: Record<string, number> = {
+  'src/server/transfers/fault-storm.process.test.ts': 69,
+  'src/server/batches/batch-kill-and-resume.process.test.ts': 65,
+  'src/server/syncs/two-way-sync.int.test.ts': 55,
+  'src/server/syncs/two-way-kill.process.test.ts': 46,
+  'src/server/account/account-api.int.test.ts': 38,
+  'src/server/links/links-api.int.test.ts': 38,
+  'src/server/syncs/two-way-property.int.test.ts': 35,
+  'src/cli/match-files.process.test.ts': 30,
+  'src/sandbox/main.process.test.ts': 25,
+  'src/server/service-urls/open-links.int.test.ts': 21,
+};
+
+/**
+ * The slowest files first (SLOWEST), then the other process-tier files: they spend most of their time
+ * waiting on child processes and emulator latency, so the short integration and unit files fill the other
+ * workers meanwhile. (Vitest's own order is by project name, which put them last and made them the tail of
+ * every run.)
+ */
+class SlowestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]) {
     const sorted = await super.sort(files);
-    const first = (spec: TestSpecification) => (spec.project.name === 'process' ? 0 : 1);
-    return sorted.sort((a, b) => first(a) - first(b));
+    const seconds = (spec: TestSpecification) =>
+      SLOWEST[relative(spec.project.config.root, spec.moduleId).split(sep).join('/')] ?? 0;
+    const tier = (spec: TestSpecification) => (spec.project.name === 'process' ? 0 : 1);
+    return sorted.sort((a, b) => seconds(b) - seconds(a) || tier(a) - tier(b));
   }
 }
 
@@ -39,7 +62,7 @@ export default defineConfig({
     // Vitest's default is one worker per core minus one: a single worker on a 2-core machine, so every
     // file ran after the other. Most database and process tests wait on I/O, so four share two cores well.
     maxWorkers: Math.min(8, Math.max(4, availableParallelism())),
-    sequence: { sequencer: ProcessTierFirst },
+    sequence: { sequencer: SlowestFirst },
     ...(REPORT ? { reporters: ['default', 'json'], outputFile: { json: REPORT } } : {}),
     projects: [
       {

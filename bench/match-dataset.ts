@@ -96,7 +96,9 @@ export function readArchiveRows(csvPath: string): SourceRow[] {
       const parsed: unknown = JSON.parse(record.artists);
       if (Array.isArray(parsed))
         artists = parsed.filter((a): a is string => typeof a === 'string' && a !== '');
-    } catch {
+    } catch (error) {
+      // Not a JSON list: the field is one artist's name.
+      if (!(error instanceof SyntaxError)) throw error;
       artists = [record.artists];
     }
     const seconds = Number(record.duration_s);

@@ -30,6 +30,7 @@ import {
   startDeployment,
   watchJobs,
 } from '../src/server/testing/deployment';
+import { isMissingFile } from '../src/server/testing/expected-errors';
 import buildServerBundle from '../src/server/testing/server-bundle';
 import type { TestClient } from '../src/server/testing/test-server';
 
@@ -136,8 +137,10 @@ function peakRssMb(pid: number | undefined): number {
   try {
     const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmHWM:\s+(\d+)\s+kB/m);
     return line ? Math.round(Number(line[1]) / 1024) : 0;
-  } catch {
-    return 0;
+  } catch (error) {
+    // The process has exited: its /proc entry is gone.
+    if (isMissingFile(error)) return 0;
+    throw error;
   }
 }
 

@@ -11,6 +11,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import { type BrowserContext, chromium } from 'playwright-core';
+import { isConnectionFailure } from '../src/server/testing/expected-errors';
 import { waitUntil } from '../src/server/testing/wait-until';
 import { CSRF_COOKIE, CSRF_HEADER } from '../src/shared/api/auth';
 
@@ -34,8 +35,10 @@ function startServer(): ChildProcess {
 async function serverIsUp(): Promise<boolean> {
   try {
     return (await fetch(`${ORIGIN}/api/health`)).ok;
-  } catch {
-    return false;
+  } catch (error) {
+    // Not listening yet.
+    if (isConnectionFailure(error)) return false;
+    throw error;
   }
 }
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { loadOrCreateSandboxAppleKey } from '../src/sandbox/sandbox-keys';
+import { isConnectionFailure } from '../src/server/testing/expected-errors';
 import { ROOMY_LIMITS } from '../src/server/testing/roomy-limits';
 import { expectToast } from './support/toasts';
 import { registerThroughApi } from './support/users';
@@ -63,7 +64,14 @@ function start(args: string[], env: Record<string, string>) {
   children.push(child);
 }
 
-const answers = async (url: string) => (await fetch(url).catch(() => null))?.status ?? 0;
+/** The status `url` answers, or 0 while nothing listens there yet (any other failure fails the test). */
+const answers = async (url: string) =>
+  (
+    await fetch(url).catch((error: unknown) => {
+      if (isConnectionFailure(error)) return null;
+      throw error;
+    })
+  )?.status ?? 0;
 
 test.describe.configure({ timeout: 240_000 });
 test.use({ baseURL: appOrigin });

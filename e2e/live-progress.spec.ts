@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { expect, type Page, test } from '@playwright/test';
+import { errors, expect, type Page, test } from '@playwright/test';
+import { isConnectionFailure } from '../src/server/testing/expected-errors';
 import { expectToast } from './support/toasts';
 import { registerThroughApi } from './support/users';
 
@@ -19,9 +20,19 @@ test.beforeAll(async () => {
     stdio: 'ignore',
   });
   await expect
-    .poll(async () => (await fetch(`${baseURL}/api/health`).catch(() => null))?.status ?? 0, {
-      timeout: 120_000,
-    })
+    .poll(
+      async () => {
+        // Refused while the server starts; any other failure fails the test.
+        const health = await fetch(`${baseURL}/api/health`).catch((error: unknown) => {
+          if (isConnectionFailure(error)) return null;
+          throw error;
+        });
+        return health?.status ?? 0;
+      },
+      {
+        timeout: 120_000,
+      },
+    )
     .toBe(200);
 });
 
@@ -42,7 +53,11 @@ async function watchProgress(page: Page, label: string, done: () => Promise<bool
   const bar = page.getByRole('progressbar', { name: label });
   const deadline = Date.now() + 180_000;
   while (Date.now() < deadline && !(await done())) {
-    const text = await bar.getAttribute('aria-valuetext', { timeout: 1_000 }).catch(() => null);
+    // No bar within a second (between phases): nothing to read this time. Any other error fails the test.
+    const text = await bar.getAttribute('aria-valuetext', { timeout: 1_000 }).catch((error: unknown) => {
+      if (error instanceof errors.TimeoutError) return null;
+      throw error;
+    });
     if (text && seen.at(-1) !== text) seen.push(text);
     await page.waitForTimeout(500);
   }

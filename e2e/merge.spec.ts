@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { isMissingFile } from '../src/server/testing/expected-errors';
 import { expectAxeClean } from './support/axe';
 import { connectThroughUi } from './support/services';
 import { expectToast } from './support/toasts';
@@ -18,7 +19,11 @@ async function readOutboxMail(to: string): Promise<string> {
   const found: { text: string; mtime: number }[] = [];
   for (const root of roots) {
     const folder = join(tmpdir(), root, 'outbox');
-    const files = await readdir(folder).catch(() => [] as string[]);
+    // A server folder without an outbox has sent no mail; any other error fails the test.
+    const files = await readdir(folder).catch((error: unknown) => {
+      if (isMissingFile(error)) return [] as string[];
+      throw error;
+    });
     for (const file of files) {
       const path = join(folder, file);
       const text = await readFile(path, 'utf8');

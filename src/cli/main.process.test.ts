@@ -25,8 +25,10 @@ async function crossfade(...args: string[]) {
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+    // The CLI exited non-zero (its exit code is the error's code); a failure to run it at all is rethrown.
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw error;
+    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
   }
 }
 

@@ -172,6 +172,12 @@ export const settingsSchema = z.object({
   JOB_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
   /** Seconds a job stays with a worker that stopped renewing it (a crash) before another resumes it. */
   JOB_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(30),
+  /**
+   * How long Apple Music's library writes may take to show in its reads (APPLE_WRITE_SETTLE_MS in
+   * providers/apple/client.ts): reads that far apart must agree before a job trusts them. Tests against
+   * an emulator that shows writes at once (or after a set lag) wait less.
+   */
+  APPLE_WRITE_SETTLE_MS: z.coerce.number().int().min(1).max(120_000).default(6_000),
 
   // --- Sandbox accounts (decision 0022) ---
   /**

@@ -400,6 +400,7 @@ export class ProviderRuntime {
       apiBaseUrl: this.endpoints.appleApi,
       webUrl: this.endpoints.appleWeb,
       developerToken,
+      writeSettleMs: this.options.config.APPLE_WRITE_SETTLE_MS,
       ...(musicUserToken ? { musicUserToken: async () => musicUserToken } : {}),
       ...(input.storefront ? { storefront: input.storefront } : {}),
       ...(input.listeners?.onRateLimit ? { onRateLimit: input.listeners.onRateLimit } : {}),

@@ -116,8 +116,9 @@ export function createFakeAnthropicApp(script: FakeAnthropicScript): Hono {
     let body: unknown = rawBody;
     try {
       body = JSON.parse(rawBody);
-    } catch {
-      // Kept as text so a test can see what was sent.
+    } catch (error) {
+      // Not JSON: kept as text so a test can see what was sent.
+      if (!(error instanceof SyntaxError)) throw error;
     }
     // The documented header is `x-api-key`; SDK 1.x sends the same key as `Authorization: Bearer`.
     const apiKey = c.req.header('x-api-key') ?? c.req.header('authorization')?.replace(/^Bearer\s+/i, '');

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { ROOMY_LIMITS, TEST_SANDBOX_SCENARIOS } from './roomy-limits';
+import { isConnectionFailure } from './expected-errors';
+import { QUICK_APPLE_SETTLE, ROOMY_LIMITS, TEST_SANDBOX_SCENARIOS } from './roomy-limits';
 import { SERVER_BUNDLE_ENV } from './server-bundle';
 
 /**
@@ -47,7 +48,14 @@ export function entryCommand(entry: string): string[] {
 /** Spawns an entry point and collects its output. */
 function spawnEntry(entry: string, env: Record<string, string>) {
   const child = spawn(process.execPath, entryCommand(entry), {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...ROOMY_LIMITS, ...TEST_SANDBOX_SCENARIOS, ...env },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      ...ROOMY_LIMITS,
+      ...TEST_SANDBOX_SCENARIOS,
+      ...QUICK_APPLE_SETTLE,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let output = '';
@@ -82,7 +90,12 @@ function spawnEntry(entry: string, env: Record<string, string>) {
     const deadline = Date.now() + 90_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${what} exited during start-up:\n${output}`);
-      if (await ready().catch(() => false)) return;
+      // Refused or dropped while the child starts: not ready yet. Any other error is a failure.
+      const isReady = await ready().catch((error: unknown) => {
+        if (isConnectionFailure(error)) return false;
+        throw error;
+      });
+      if (isReady) return;
       if (Date.now() > deadline) throw new Error(`${what} did not start:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }

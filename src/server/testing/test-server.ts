@@ -11,7 +11,7 @@ import type { AppDeps } from '../app-context';
 import { type Config, loadConfig } from '../config';
 import { createLogger, type Logger } from '../logger';
 import { createRuntime } from '../runtime';
-import { ROOMY_LIMITS, TEST_SANDBOX_SCENARIOS } from './roomy-limits';
+import { QUICK_APPLE_SETTLE, ROOMY_LIMITS, TEST_SANDBOX_SCENARIOS } from './roomy-limits';
 import { createTestDatabase } from './test-database';
 
 /**
@@ -58,6 +58,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     SANDBOX_RATE_LIMIT: '0',
     ...ROOMY_LIMITS,
     ...TEST_SANDBOX_SCENARIOS,
+    ...QUICK_APPLE_SETTLE,
     ...options.env,
   });
   const { deps, mounts, jobRunner } = await createRuntime(
@@ -142,8 +143,9 @@ export class TestClient {
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      // not JSON: keep the text
+    } catch (error) {
+      // Not JSON: keep the text.
+      if (!(error instanceof SyntaxError)) throw error;
     }
     return { status: response.status, headers: response.headers, body: parsed, text };
   }

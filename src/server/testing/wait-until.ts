@@ -1,3 +1,14 @@
+/** `waitUntil` ran out of time; `last` is the last value it read. */
+export class WaitTimeoutError<T = unknown> extends Error {
+  constructor(
+    timeoutMs: number,
+    readonly last: T,
+  ) {
+    super(`gave up waiting after ${timeoutMs} ms; last value ${JSON.stringify(last)?.slice(0, 300)}`);
+    this.name = 'WaitTimeoutError';
+  }
+}
+
 /**
  * Polls `read` until `done` holds, for tests and benchmarks that watch a job through the API.
  *
@@ -18,10 +29,7 @@ export async function waitUntil<T>(
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(
-        `gave up waiting after ${timeoutMs} ms; last value ${JSON.stringify(value).slice(0, 300)}`,
-      );
+    if (Date.now() > deadline) throw new WaitTimeoutError(timeoutMs, value);
     await new Promise((resolve) => setTimeout(resolve, pause));
     pause = Math.min(maxIntervalMs, Math.max(pause, pause * 1.5));
   }

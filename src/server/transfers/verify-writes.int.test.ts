@@ -18,8 +18,8 @@ afterAll(async () => {
   for (const server of servers) await server.close();
 });
 
-async function signedIn(faults: string) {
-  const server = await startTestServer({ env: { SANDBOX_FAULTS: faults } });
+async function signedIn(faults: string, settleMs = '1000') {
+  const server = await startTestServer({ env: { SANDBOX_FAULTS: faults, APPLE_WRITE_SETTLE_MS: settleMs } });
   servers.push(server);
   const client = server.newClient();
   const registered = await client.post('/api/auth/register', {
@@ -70,7 +70,7 @@ async function destinationIds(server: TestServer, userId: string, service: Servi
 
 describe('verify every write', () => {
   it('finds a track the destination silently dropped and adds it exactly once, both ways (with Apple’s delay)', async () => {
-    const { server, client, userId } = await signedIn('dropped-adds=1,apple-write-lag-ms=1000');
+    const { server, client, userId } = await signedIn('dropped-adds=1,apple-write-lag-ms=1000', '2000');
     for (const [source, destination, name] of [
       ['spotify', 'apple', 'Road Trip'],
       ['apple', 'spotify', 'Late Night Jazz'],
