@@ -55,6 +55,8 @@ const PROGRESS_INTERVAL_MS = 250;
 const matchJobStateSchema = z.object({ storedUpTo: z.number().int().nonnegative() });
 type MatchJobState = z.infer<typeof matchJobStateSchema>;
 
+const READING_MESSAGE = 'Reading the playlist…';
+
 /** A source the person can never read fails with why and what to do instead (no "try again"). */
 function sourceReadError(error: unknown, service: string, spotifyMode: string): unknown {
   const developmentMode = service === 'spotify' && spotifyMode === 'development';
@@ -92,7 +94,7 @@ function readSourceEntries(
         feed.total = total;
         if (feed.matching || Date.now() - readWrittenAt < PROGRESS_INTERVAL_MS) return;
         readWrittenAt = Date.now();
-        const message = 'Reading the playlist…';
+        const message = READING_MESSAGE;
         void context
           .progress({ done: read, total: total ?? read, phase: 'reading', message })
           .catch(() => {});
@@ -274,8 +276,17 @@ export function createMatchJobHandler(deps: AppDeps) {
       const state = context.state ?? { storedUpTo: 0 };
       let doneSoFar = state.storedUpTo;
       const totalSoFar = () => Math.max(feed.total ?? 0, feed.entries.length);
+      // While the rest of the source is still being read, the bar says so beside the matching.
       const progress = (done: number, extra: { waitingUntil?: string } = {}) =>
-        context.progress({ done, total: totalSoFar(), phase: 'matching', ...extra }).catch(() => undefined);
+        context
+          .progress({
+            done,
+            total: totalSoFar(),
+            phase: 'matching',
+            ...(feed.reading ? { message: READING_MESSAGE } : {}),
+            ...extra,
+          })
+          .catch(() => undefined);
       let progressWrittenAt = 0;
       const matchedProgress = (done: number) => {
         if (Date.now() - progressWrittenAt < PROGRESS_INTERVAL_MS) return;

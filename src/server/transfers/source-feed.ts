@@ -15,6 +15,11 @@ export class SourceFeed {
   private failure: { error: unknown } | undefined;
   private waiters: (() => void)[] = [];
 
+  /** The read goes on. */
+  get reading(): boolean {
+    return !this.ended && this.failure === undefined;
+  }
+
   /** More entries, in source order. */
   push(entries: readonly PlaylistEntry[]): void {
     for (const entry of entries) this.entries.push(entry);
