@@ -93,6 +93,31 @@ export function randomListenerId(): string {
 const LIBRARY_CACHE_SIZE = 64;
 const libraries = new WeakMap<Catalog, Map<string, Catalog['demoLibraries']>>();
 
+/**
+ * Tests only: the scenario whose Spotify Liked Songs hold 100,000 songs (the catalog's songs on Spotify, in
+ * catalog order; as many as there are when the catalog holds fewer), for moving a library whose size must
+ * not set the memory a move takes (issue 25). The emulators then need a catalog that large
+ * (`SANDBOX_CATALOG_TRACKS`).
+ */
+export const HUGE_LIKED_SONGS_SCENARIO = 'huge-liked-songs';
+export const HUGE_LIKED_SONGS = 100_000;
+
+function hugeLikedSongs(
+  catalog: Catalog,
+  seed: string,
+  built: Catalog['demoLibraries'],
+): Catalog['demoLibraries'] {
+  if (seed !== `scenario:${HUGE_LIKED_SONGS_SCENARIO}` || !built.saved) return built;
+  const onSpotify = catalog.tracks.filter((track) => track.spotify !== null).slice(0, HUGE_LIKED_SONGS);
+  // Newest first, a minute apart: one fixed date per song keeps the library the same every run.
+  const newest = Date.parse('2026-01-01T00:00:00Z');
+  const liked = onSpotify.map((track, index) => ({
+    trackKey: track.key,
+    addedAt: new Date(newest - index * 60_000).toISOString(),
+  }));
+  return { ...built, saved: { ...built.saved, spotify: { ...built.saved.spotify, liked } } };
+}
+
 /** The account's demo library (both services' views), the same for the same catalog and seed. */
 export function accountLibraries(catalog: Catalog, seed: string): Catalog['demoLibraries'] {
   let bySeed = libraries.get(catalog);
@@ -107,7 +132,11 @@ export function accountLibraries(catalog: Catalog, seed: string): Catalog['demoL
     bySeed.set(seed, cached);
     return cached;
   }
-  const built = buildDemoLibraries(catalog, new Rng(`sandbox-account:${seed}:library`));
+  const built = hugeLikedSongs(
+    catalog,
+    seed,
+    buildDemoLibraries(catalog, new Rng(`sandbox-account:${seed}:library`)),
+  );
   bySeed.set(seed, built);
   if (bySeed.size > LIBRARY_CACHE_SIZE) bySeed.delete(bySeed.keys().next().value ?? '');
   return built;

@@ -233,4 +233,9 @@ export interface MusicProvider {
 
 export interface PlaylistReadOptions {
   onPage?: (read: number, total: number | null) => void;
+  /**
+   * Hears the entries as they are read, in order (a page read early waits for the pages before it), so
+   * a caller can begin with them before the last page has come. Every entry is heard once.
+   */
+  onEntries?: (entries: PlaylistEntry[]) => void;
 }

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HUGE_LIKED_SONGS, HUGE_LIKED_SONGS_SCENARIO } from '../../sandbox/accounts';
 import type { PlaylistSummary } from '../../shared/api/playlists';
 import type { MatchSetView, TransferResult } from '../../shared/api/transfer';
 import { LIKED_SONGS_ID, parseCollectionId } from '../../shared/library-ids';
@@ -7,7 +8,7 @@ import type { ServiceId } from '../../shared/services';
 import { users } from '../db/schema';
 import type { PlaylistEntry } from '../providers/types';
 import { connectService } from '../testing/connect-service';
-import { startTestServer, type TestClient, type TestServer } from '../testing/test-server';
+import { startTestServer, type TestClient, type TestServer, testCatalog } from '../testing/test-server';
 import { waitUntil } from '../testing/wait-until';
 
 /**
@@ -93,6 +94,20 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 describe('Liked Songs', () => {
+  it('gives the huge-library scenario every song of the catalog on Spotify as Liked Songs (up to 100,000)', async () => {
+    const person = server.newClient();
+    await person.post('/api/auth/register', {
+      username: 'hoarder',
+      email: 'hoarder@example.com',
+      password: 'secret-words',
+    });
+    await connectService(person, 'spotify', { account: 'own', scenario: HUGE_LIKED_SONGS_SCENARIO });
+    const answer = await person.get('/api/playlists/spotify');
+    const [liked] = answer.body as PlaylistSummary[];
+    const onSpotify = testCatalog().tracks.filter((track) => track.spotify !== null).length;
+    expect(liked).toMatchObject({ id: LIKED_SONGS_ID, trackCount: Math.min(onSpotify, HUGE_LIKED_SONGS) });
+  });
+
   it('lists Liked Songs first on both services, with kind "liked"', async () => {
     for (const service of ['spotify', 'apple'] as const) {
       const [first] = await listing(service);

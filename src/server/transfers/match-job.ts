@@ -20,7 +20,14 @@ import { classifyJobError, JOB_INLINE_WAIT_MS } from './job-errors';
 import { matchSavedAlbum, pairedByPosition, sourceAlbumInfo } from './library-collections';
 import { rowFromMatch, rowFromSkippedEntry } from './match-rows';
 import { loadRules, ruledRow, ruleKeyOf } from './match-rules';
-import { findMatchSet, insertMatchRows, type MatchSetRecord, updateMatchSet } from './match-set-store';
+import {
+  deleteMatchRows,
+  findMatchSet,
+  insertMatchRows,
+  type MatchSetRecord,
+  updateMatchSet,
+} from './match-set-store';
+import { SourceFeed } from './source-feed';
 
 /** Searches answer per country, so matching waits until the person has said which one is theirs. */
 export const unknownRegionMessage = (service: ServiceId) =>
@@ -48,6 +55,8 @@ const PROGRESS_INTERVAL_MS = 250;
 const matchJobStateSchema = z.object({ storedUpTo: z.number().int().nonnegative() });
 type MatchJobState = z.infer<typeof matchJobStateSchema>;
 
+const READING_MESSAGE = 'Reading the playlist…';
+
 /** A source the person can never read fails with why and what to do instead (no "try again"). */
 function sourceReadError(error: unknown, service: string, spotifyMode: string): unknown {
   const developmentMode = service === 'spotify' && spotifyMode === 'development';
@@ -62,42 +71,57 @@ type RuleMap = Awaited<ReturnType<typeof loadRules>>;
 
 /**
  * The source's entries: read from the service once (a long playlist is counted in as it is read), or the
- * stored copy a resumed or requeued run works from. A fresh read is stored while matching begins (`stored`):
- * the destination's rate window starts with its first call, and writing megabytes of entries first only
- * delays it. Every chunk is stored after this write, so a checkpoint never comes before the copy a resumed
- * run works from.
+ * stored copy a resumed or requeued run works from. A fresh read feeds `feed` page by page, so matching
+ * begins with the first pages (the destination's rate window starts with its first call), and is stored
+ * once it is whole (`stored`). No checkpoint comes before that copy: a resumed run works from it.
  */
-async function readSourceEntries(
+function readSourceEntries(
   deps: AppDeps,
   set: MatchSetRecord,
   context: JobContext<MatchJobState>,
-): Promise<{ entries: PlaylistEntry[]; stored: Promise<unknown> }> {
-  if (set.sourceEntries) return { entries: set.sourceEntries, stored: Promise.resolve() };
+  feed: SourceFeed,
+): Promise<unknown> {
+  if (set.sourceEntries) {
+    feed.end(set.sourceEntries);
+    return Promise.resolve();
+  }
   let readWrittenAt = 0;
-  const source = await loadSourcePlaylist(deps, set.userId, set.sourceService, set.sourcePlaylistId, {
-    onPage: (read, total) => {
-      if (Date.now() - readWrittenAt < PROGRESS_INTERVAL_MS) return;
-      readWrittenAt = Date.now();
-      const message = 'Reading the playlist…';
-      void context.progress({ done: read, total: total ?? read, phase: 'reading', message }).catch(() => {});
-    },
-  }).catch((error: unknown) => {
-    throw sourceReadError(error, set.sourceService, deps.config.SPOTIFY_MODE);
-  });
-  const entries = source.entries;
-  await history.read(deps, {
-    userId: set.userId,
-    service: set.sourceService,
-    playlistId: set.sourcePlaylistId,
-    contents: source,
-    cause: 'transfer',
-  });
-  const stored = updateMatchSet(deps.db, set.id, {
-    sourcePlaylistName: source.playlist.name,
-    sourceEntries: entries,
+  const read = (async () => {
+    // Rows an earlier run stored from a read it never kept belong to that read, not to this one.
+    await deleteMatchRows(deps.db, set.id);
+    const source = await loadSourcePlaylist(deps, set.userId, set.sourceService, set.sourcePlaylistId, {
+      onPage: (read, total) => {
+        feed.total = total;
+        if (feed.matching || Date.now() - readWrittenAt < PROGRESS_INTERVAL_MS) return;
+        readWrittenAt = Date.now();
+        const message = READING_MESSAGE;
+        void context
+          .progress({ done: read, total: total ?? read, phase: 'reading', message })
+          .catch(() => {});
+      },
+      onEntries: (entries) => feed.push(entries),
+    }).catch((error: unknown) => {
+      throw sourceReadError(error, set.sourceService, deps.config.SPOTIFY_MODE);
+    });
+    feed.end(source.entries);
+    return source;
+  })();
+  read.catch((error: unknown) => feed.fail(error));
+  const stored = read.then(async (source) => {
+    await history.read(deps, {
+      userId: set.userId,
+      service: set.sourceService,
+      playlistId: set.sourcePlaylistId,
+      contents: source,
+      cause: 'transfer',
+    });
+    await updateMatchSet(deps.db, set.id, {
+      sourcePlaylistName: source.playlist.name,
+      sourceEntries: source.entries,
+    });
   });
   stored.catch(() => undefined);
-  return { entries, stored };
+  return stored;
 }
 
 /** A saved album (issue 14) is matched as an album first; its tracks found on that album need no search. */
@@ -130,8 +154,6 @@ interface ChunkMatching {
   region: string;
   cache: DatabaseMatchCache;
   tieBreaker: ReturnType<typeof createMatchingTieBreaker>;
-  /** Each source entry's ISRC (null for none), by position in the source. */
-  isrcs: (string | null)[];
   albumMatch: MatchSetRecord['albumMatch'];
   onAlbum: ReturnType<typeof pairedByPosition>;
   rules: RuleMap;
@@ -144,7 +166,8 @@ interface ChunkMatching {
 async function matchChunk(
   run: ChunkMatching,
   chunk: PlaylistEntry[],
-  start: number,
+  /** The ISRCs of the entries after the chunk, for its last ISRC batch (`ISRC_LOOKAHEAD`). */
+  isrcLookahead: string[],
   onProgress: (done: number) => void,
 ) {
   const { set, onAlbum, rules } = run;
@@ -166,9 +189,7 @@ async function matchChunk(
       region: run.region,
       cache: run.cache,
       tieBreaker: run.tieBreaker,
-      isrcLookahead: run.isrcs
-        .slice(start + CHUNK, start + CHUNK + ISRC_LOOKAHEAD)
-        .filter((isrc): isrc is string => isrc !== null),
+      isrcLookahead,
       onProgress,
     },
   );
@@ -187,6 +208,53 @@ async function matchChunk(
   ];
 }
 
+const isrcsOf = (entries: readonly PlaylistEntry[]) =>
+  entries.flatMap((entry) => {
+    const isrc = entry.kind === 'track' ? normalizeIsrc(entry.track.isrc) : null;
+    return isrc ? [isrc] : [];
+  });
+
+/** The destination client, the person's rules and a saved album's match: what every chunk is matched with. */
+async function prepareMatching(
+  deps: AppDeps,
+  set: MatchSetRecord,
+  feed: SourceFeed,
+  onRateLimit: (waitMs: number) => void,
+): Promise<ChunkMatching> {
+  const connection = await deps.providers.connections.get(set.userId, set.destinationService);
+  // Never a silent `us`: a Spotify account whose country is unknown waits for the person to say it.
+  const region = connection?.region;
+  if (!region) throw new PermanentJobError(unknownRegionMessage(set.destinationService));
+  const destination = await deps.providers.forUser(set.userId, set.destinationService, {
+    maxInlineWaitMs: JOB_INLINE_WAIT_MS,
+    onRateLimit: ({ waitMs }) => onRateLimit(waitMs),
+  });
+  // The person's remembered fixes (issue 14) decide their rows over the engine's answer.
+  const rules = await loadRules(deps.db, {
+    userId: set.userId,
+    sourceService: set.sourceService,
+    destinationService: set.destinationService,
+  });
+  // A saved album is matched whole first, which needs all of its (few) tracks; other sources stream.
+  const isAlbum = parseCollectionId(set.sourcePlaylistId)?.kind === 'album';
+  const entries = isAlbum ? await feed.all() : [];
+  const albumMatch = isAlbum ? await matchAlbumOnce(deps, set, entries, destination, region) : set.albumMatch;
+  const onAlbum = pairedByPosition(
+    albumMatch,
+    entries.flatMap((entry) => (entry.kind === 'track' ? [entry] : [])),
+  );
+  return {
+    set,
+    destination,
+    region,
+    cache: new DatabaseMatchCache(deps.db, set.destinationService, region),
+    tieBreaker: createMatchingTieBreaker(deps.ai),
+    albumMatch,
+    onAlbum,
+    rules,
+  };
+}
+
 /** Matches a source playlist against the destination catalog, storing a row per entry in source order. */
 export function createMatchJobHandler(deps: AppDeps) {
   return async ({ matchSetId }: MatchJobPayload, context: JobContext<MatchJobState>) => {
@@ -194,84 +262,72 @@ export function createMatchJobHandler(deps: AppDeps) {
     if (!set) throw new PermanentJobError('The match run no longer exists.');
     let cache: DatabaseMatchCache | undefined;
     let storing: Promise<void> = Promise.resolve();
-    /** The source's stored copy, written while the first chunk is matched (see readSourceEntries). */
-    let sourceStored: Promise<unknown> = Promise.resolve();
+    const feed = new SourceFeed();
+    /** The source's stored copy, written once the read is whole (see readSourceEntries). */
+    const sourceStored = readSourceEntries(deps, set, context, feed);
+    let sourceKept = false;
+    void sourceStored.then(
+      () => {
+        sourceKept = true;
+      },
+      () => undefined,
+    );
     try {
-      const source = await readSourceEntries(deps, set, context);
-      const entries = source.entries;
-      sourceStored = source.stored;
-      const connection = await deps.providers.connections.get(set.userId, set.destinationService);
-      // Never a silent `us`: a Spotify account whose country is unknown waits for the person to say it.
-      const region = connection?.region;
-      if (!region) throw new PermanentJobError(unknownRegionMessage(set.destinationService));
-      const total = entries.length;
       const state = context.state ?? { storedUpTo: 0 };
       let doneSoFar = state.storedUpTo;
+      const totalSoFar = () => Math.max(feed.total ?? 0, feed.entries.length);
+      // While the rest of the source is still being read, the bar says so beside the matching.
       const progress = (done: number, extra: { waitingUntil?: string } = {}) =>
-        context.progress({ done, total, phase: 'matching', ...extra }).catch(() => undefined);
+        context
+          .progress({
+            done,
+            total: totalSoFar(),
+            phase: 'matching',
+            ...(feed.reading ? { message: READING_MESSAGE } : {}),
+            ...extra,
+          })
+          .catch(() => undefined);
       let progressWrittenAt = 0;
       const matchedProgress = (done: number) => {
         if (Date.now() - progressWrittenAt < PROGRESS_INTERVAL_MS) return;
         progressWrittenAt = Date.now();
         void progress(done);
       };
-      const destination = await deps.providers.forUser(set.userId, set.destinationService, {
-        maxInlineWaitMs: JOB_INLINE_WAIT_MS,
-        onRateLimit: ({ waitMs }) =>
-          void progress(doneSoFar, { waitingUntil: new Date(Date.now() + waitMs).toISOString() }),
+      const run = await prepareMatching(deps, set, feed, (waitMs) => {
+        void progress(doneSoFar, { waitingUntil: new Date(Date.now() + waitMs).toISOString() });
       });
-      // The person's remembered fixes (issue 14) decide their rows over the engine's answer.
-      const rules = await loadRules(deps.db, {
-        userId: set.userId,
-        sourceService: set.sourceService,
-        destinationService: set.destinationService,
-      });
-      const albumMatch = await matchAlbumOnce(deps, set, entries, destination, region);
-      const onAlbum = pairedByPosition(
-        albumMatch,
-        entries.flatMap((entry) => (entry.kind === 'track' ? [entry] : [])),
-      );
-      cache = new DatabaseMatchCache(deps.db, set.destinationService, region);
-      const isrcs = entries.map((entry) => (entry.kind === 'track' ? normalizeIsrc(entry.track.isrc) : null));
-      const run: ChunkMatching = {
-        set,
-        destination,
-        region,
-        cache,
-        tieBreaker: createMatchingTieBreaker(deps.ai),
-        isrcs,
-        albumMatch,
-        onAlbum,
-        rules,
-      };
-      // What the cache already knows of the ISRCs still to match, in a few queries for the whole run
-      // rather than one per chunk.
-      await cache.prefetch(
-        isrcs
-          .slice(state.storedUpTo)
-          .flatMap((isrc) =>
-            isrc ? [lookupCacheKey(set.destinationService, region, { kind: 'isrc', isrc })] : [],
-          ),
-      );
+      cache = run.cache;
 
-      for (let start = state.storedUpTo; start < total; start += CHUNK) {
-        const rows = await matchChunk(run, entries.slice(start, start + CHUNK), start, (done) => {
+      for (let start = state.storedUpTo; ; start += CHUNK) {
+        await feed.waitFor(start + CHUNK + ISRC_LOOKAHEAD);
+        if (start >= feed.entries.length) break;
+        const chunk = feed.entries.slice(start, start + CHUNK);
+        feed.matching = true;
+        const lookahead = isrcsOf(feed.entries.slice(start + CHUNK, start + CHUNK + ISRC_LOOKAHEAD));
+        // What the cache already knows of this chunk's ISRCs (and the look-ahead's), in one query.
+        await run.cache.prefetch(
+          [...isrcsOf(chunk), ...lookahead].map((isrc) =>
+            lookupCacheKey(set.destinationService, run.region, { kind: 'isrc', isrc }),
+          ),
+        );
+        const rows = await matchChunk(run, chunk, lookahead, (done) => {
           doneSoFar = start + done;
           matchedProgress(doneSoFar);
         });
         // The chunk is stored while the next one is matched: under a rate limit, a pause in the calls
         // for the database writes is time the service's budget goes unused. Chunks are still stored and
-        // checkpointed one after another, in order, so a resumed run starts after the last whole chunk.
+        // checkpointed one after another, in order, so a resumed run starts after the last whole chunk;
+        // but no checkpoint before the source's copy is kept (a resumed run works from that copy).
         await storing;
-        const storedUpTo = Math.min(total, start + CHUNK);
-        const writeCache = cache;
+        const storedUpTo = start + chunk.length;
+        const writeCache = run.cache;
         storing = (async () => {
-          await sourceStored;
           await writeCache.flush();
           await insertMatchRows(deps.db, rows);
+          if (!sourceKept) return;
           await context.checkpoint({ storedUpTo } satisfies MatchJobState, {
             done: storedUpTo,
-            total,
+            total: totalSoFar(),
             phase: 'matching',
           });
         })();
@@ -281,6 +337,12 @@ export function createMatchJobHandler(deps: AppDeps) {
       }
       await storing;
       await sourceStored;
+      const total = feed.entries.length;
+      await context.checkpoint({ storedUpTo: total } satisfies MatchJobState, {
+        done: total,
+        total,
+        phase: 'matching',
+      });
       await updateMatchSet(deps.db, set.id, { status: 'ready' });
       return { matchSetId: set.id, total };
     } catch (error) {

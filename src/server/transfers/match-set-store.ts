@@ -25,6 +25,11 @@ export async function insertMatchRows(db: Database, rows: NewMatchRow[]) {
   if (rows.length > 0) await db.insert(matchRows).values(rows).onConflictDoNothing();
 }
 
+/** Forgets every row of a match set (rows of a source read that was never kept). */
+export async function deleteMatchRows(db: Database, matchSetId: string) {
+  await db.delete(matchRows).where(eq(matchRows.matchSetId, matchSetId));
+}
+
 /** A match set's rows in source order. */
 export function listMatchRowsInOrder(db: Database, matchSetId: string) {
   return db

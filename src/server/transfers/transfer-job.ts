@@ -7,6 +7,7 @@ import { history, transferOrigin } from '../history/history-hooks';
 import { defineJob } from '../jobs/define-job';
 import type { JobContext } from '../jobs/job-runner';
 import { PermanentJobError } from '../jobs/job-runner';
+import { ProviderError } from '../providers/http';
 import type { CreatedPlaylist, MusicProvider, PlaylistEntry } from '../providers/types';
 import { findMarkedPlaylist, isUncertainWriteFailure, settledProgress } from './destination-progress';
 import { classifyJobError, JOB_INLINE_WAIT_MS } from './job-errors';
@@ -45,6 +46,11 @@ const transferJobStateSchema = libraryJobStateSchema.extend({
   added: z.number().int().nonnegative(),
   /** Every add was confirmed; a resumed run goes straight to reading the destination back. */
   verifying: z.literal(true).exactOptional(),
+  /**
+   * The last attempt stopped on a rate-limit refusal, which means no write was in doubt: the destination
+   * holds exactly `added`, so the next run need not read it back first (cleared before it adds again).
+   */
+  exact: z.literal(true).exactOptional(),
 });
 type TransferJobState = z.infer<typeof transferJobStateSchema>;
 
@@ -228,6 +234,14 @@ async function addRemainingTracks(
       );
       return;
     } catch (error) {
+      // Refused for the rate limit (a 429, or a wait too long for us): that batch was not applied (adds are
+      // never retried after a 5xx), and every earlier one is checkpointed. The requeued run goes on from here.
+      if (error instanceof ProviderError && error.kind === 'rate_limited') {
+        await run.context.checkpoint(
+          { ...state, added: run.added, exact: true },
+          { done: run.added, total: run.total, phase: 'adding' },
+        );
+      }
       if (!isUncertainWriteFailure(error) || ++failuresWithoutProgress > MAX_UNCERTAIN_WRITES) throw error;
       run.added = await settledProgress(destination, playlistId, run.uris, run.added);
       await saveAddProgress(run, state);
@@ -243,12 +257,16 @@ async function transferToPlaylist(
 ): Promise<VerificationResult> {
   const resuming = run.state?.destinationPlaylistId !== undefined || run.context.job.attempts > 1;
   const playlistId = await ensurePlaylist(run, destination, playlistName, resuming);
-  const current = run.state ?? { added: run.added };
+  const { exact, ...current } = run.state ?? { added: run.added };
   // What is really in the destination decides where to go on (we are its only writer); on Apple only
-  // once its reads have caught up with our last writes.
+  // once its reads have caught up with our last writes. Unless the last attempt ended on a refusal with
+  // nothing in doubt: then the checkpoint is exact, and only a crash from here on can put a write in
+  // doubt, so the mark goes before the first add.
   // (After verification began, the playlist may hold re-added tracks at its end: no prefix any more.)
-  if (resuming && !current.verifying) {
+  if (resuming && !current.verifying && !exact) {
     run.added = await settledProgress(destination, playlistId, run.uris, run.added);
+  } else if (exact && !current.verifying) {
+    await run.context.checkpoint(current, { done: run.added, total: run.total, phase: 'adding' });
   }
   if (!current.verifying) await addRemainingTracks(run, destination, playlistId, current);
 

@@ -107,9 +107,13 @@ describe('AppleMusicProvider against the sandbox over HTTP', () => {
   it('reads a 250-song playlist in three pages by following root-relative next links', async () => {
     const id = await playlistId('Big Mix');
     sandbox.requests.length = 0;
-    const contents = await sandbox.provider().getPlaylist(id);
+    const heard: PlaylistEntry[][] = [];
+    const contents = await sandbox.provider().getPlaylist(id, { onEntries: (fresh) => heard.push(fresh) });
     expect(contents.playlist).toMatchObject({ id, name: 'Big Mix', trackCount: 250 });
     expect(contents.entries).toHaveLength(250);
+    // Heard page by page, in order, each entry once (the pages after the first are read a few at a time).
+    expect(heard.map((fresh) => fresh.length)).toEqual([100, 100, 50]);
+    expect(heard.flat()).toEqual(contents.entries);
     expect(contents.entries.map((entry) => entry.position)).toEqual(Array.from({ length: 250 }, (_, i) => i));
     expect(trackIds(contents.entries)).toEqual(Array.from({ length: 250 }, (_, i) => fillerAppleId(i)));
     const last = contents.entries[249];

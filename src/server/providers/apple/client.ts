@@ -4,6 +4,7 @@ import { chunk, mapWithConcurrency } from '../../concurrency';
 import { APPLE_WEB, openUrl } from '../../service-urls/open-urls';
 import { HttpClient, type HttpClientOptions, ProviderError, type RequestOptions } from '../http';
 import { albumSummary } from '../library-summaries';
+import { PagesInOrder } from '../pages-in-order';
 import type {
   AddTracksProgress,
   AlbumQuery,
@@ -203,33 +204,44 @@ export class AppleMusicProvider implements MusicProvider {
         }),
         { data: [] },
       );
+    const pages = new PagesInOrder(
+      (page: z.infer<typeof libraryTracksPageSchema>, firstPosition: number) =>
+        page.data.map((item, i) => libraryEntry(item, firstPosition + i)),
+      options?.onEntries,
+    );
     const first = await pageAt(tracksUrl);
     const total = first.meta?.total ?? null;
     let read = first.data.length;
     options?.onPage?.(read, total);
-    const pages = [first];
+    pages.add(0, first);
+    let last = first;
+    let count = 1;
     if (total !== null && first.next && first.data.length === PAGE_SIZE) {
       const offsets: number[] = [];
       for (let offset = PAGE_SIZE; offset < total; offset += PAGE_SIZE) offsets.push(offset);
-      const rest = await mapWithConcurrency(offsets, PAGE_CONCURRENCY, async (offset) => {
-        const page = await pageAt(tracksUrl, offset);
-        read += page.data.length;
-        options?.onPage?.(read, total);
-        return page;
-      });
-      pages.push(...rest);
+      const rest = await mapWithConcurrency(
+        [...offsets.entries()],
+        PAGE_CONCURRENCY,
+        async ([index, offset]) => {
+          const page = await pageAt(tracksUrl, offset);
+          read += page.data.length;
+          options?.onPage?.(read, total);
+          pages.add(index + 1, page);
+          return page;
+        },
+      );
+      last = rest[rest.length - 1] ?? first;
+      count += rest.length;
     }
-    let next = pages.length > 1 ? pages[pages.length - 1]?.next : first.next;
+    let next = last.next;
     while (next) {
       const page = await pageAt(next);
-      pages.push(page);
+      pages.add(count++, page);
       read += page.data.length;
       options?.onPage?.(read, total);
       next = page.data.length === 0 ? undefined : page.next;
     }
-    const entries: PlaylistEntry[] = [];
-    for (const page of pages) for (const item of page.data) entries.push(libraryEntry(item, entries.length));
-    return entries;
+    return pages.entries;
   }
 
   async searchTracks(
@@ -430,11 +442,14 @@ export class AppleMusicProvider implements MusicProvider {
         );
         for (const rating of ratings.data) if (rating.attributes.value === 1) favourite.add(rating.id);
       }
+      const fresh: PlaylistEntry[] = [];
       page.data.forEach((item, i) => {
         const id = catalogIds[i];
-        if (id && favourite.has(id)) entries.push(libraryEntry(item, entries.length));
+        if (id && favourite.has(id)) fresh.push(libraryEntry(item, entries.length + fresh.length));
       });
+      for (const entry of fresh) entries.push(entry);
       options?.onPage?.(entries.length, null);
+      if (fresh.length > 0) options?.onEntries?.(fresh);
       url = page.data.length === 0 ? undefined : page.next;
     }
     return { entries, complete: true };
@@ -509,8 +524,10 @@ export class AppleMusicProvider implements MusicProvider {
           this.library(libraryTracksPageSchema, { url, query: { limit: PAGE_SIZE, include: 'catalog' } }),
           { data: [] },
         );
-        for (const item of page.data) entries.push(libraryEntry(item, entries.length));
+        const fresh = page.data.map((item, i) => libraryEntry(item, entries.length + i));
+        for (const entry of fresh) entries.push(entry);
         options?.onPage?.(entries.length, page.meta?.total ?? null);
+        if (fresh.length > 0) options?.onEntries?.(fresh);
         url = page.data.length === 0 ? undefined : page.next;
       }
       const summary = albumSummary(this.fromLibraryAlbum(album));
@@ -525,6 +542,7 @@ export class AppleMusicProvider implements MusicProvider {
     for (const item of await this.albumTrackItems(album, storefront))
       entries.push(catalogEntry(item, entries.length));
     options?.onPage?.(entries.length, entries.length);
+    options?.onEntries?.(entries);
     const summary = albumSummary(this.fromCatalogAlbum(album));
     return { playlist: { ...summary, trackCount: entries.length }, entries };
   }

@@ -17,6 +17,7 @@ import {
   startSandbox,
 } from '../../testing/spotify-sandbox';
 import { ProviderError } from '../http';
+import type { PlaylistEntry } from '../types';
 import { SpotifyProvider } from './client';
 import { OWNER_WITHOUT_PREMIUM_MESSAGE } from './errors';
 
@@ -90,8 +91,14 @@ describe('SpotifyProvider against the sandbox', () => {
   it('reads a 120-track playlist page by page at 50', async () => {
     sandbox = await startSandbox();
     const { provider } = await connectedProvider(sandbox);
-    const { entries } = await provider.getPlaylist(demoPlaylistId(LONG_PLAYLIST_KEY));
+    const heard: PlaylistEntry[][] = [];
+    const { entries } = await provider.getPlaylist(demoPlaylistId(LONG_PLAYLIST_KEY), {
+      onEntries: (fresh) => heard.push(fresh),
+    });
     expect(entries).toHaveLength(LONG_PLAYLIST_LENGTH);
+    // The pages are read a few at a time, yet heard in order, each entry once, as they come.
+    expect(heard.length).toBeGreaterThan(1);
+    expect(heard.flat()).toEqual(entries);
     expect(entries.every((e, i) => e.kind === 'track' && e.track.name.startsWith(`Mile ${i + 1} `))).toBe(
       true,
     );
@@ -301,8 +308,14 @@ describe('SpotifyProvider against the sandbox', () => {
         },
       },
     });
-    const { entries } = await provider.getPlaylist(demoPlaylistId(LONG_PLAYLIST_KEY));
+    const heard: PlaylistEntry[][] = [];
+    const { entries } = await provider.getPlaylist(demoPlaylistId(LONG_PLAYLIST_KEY), {
+      onEntries: (fresh) => heard.push(fresh),
+    });
     expect(entries).toHaveLength(LONG_PLAYLIST_LENGTH);
+    // The pages are read a few at a time, yet heard in order, each entry once, as they come.
+    expect(heard.length).toBeGreaterThan(1);
+    expect(heard.flat()).toEqual(entries);
     // After the first 429 the client holds every request back for the Retry-After, so later pages need
     // not be refused first.
     expect(waits.length).toBeGreaterThanOrEqual(1);

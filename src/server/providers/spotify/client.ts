@@ -3,6 +3,7 @@ import { LIKED_SONGS_ID, LIKED_SONGS_NAME, parseCollectionId } from '../../../sh
 import { mapWithConcurrency } from '../../concurrency';
 import { HttpClient, type HttpClientOptions, ProviderError, type RequestOptions } from '../http';
 import { albumSummary } from '../library-summaries';
+import { PagesInOrder } from '../pages-in-order';
 import type {
   AddTracksProgress,
   AlbumQuery,
@@ -180,36 +181,34 @@ export class SpotifyProvider implements MusicProvider {
       url: `playlists/${encodeURIComponent(playlistId)}`,
       query: { market },
     });
-    const entries: PlaylistEntry[] = [];
     const itemsUrl = `playlists/${encodeURIComponent(playlistId)}/items`;
     const pageAt = (offset: number) =>
       this.request(playlistItemsPageSchema, {
         url: itemsUrl,
         query: { limit: PAGE_SIZE, offset, market, additional_types: 'track,episode' },
       });
+    const pages = new PagesInOrder(
+      (page: z.infer<typeof playlistItemsPageSchema>) =>
+        page.items.map((item, i) => toPlaylistEntry(item, page.offset + i)),
+      options?.onEntries,
+    );
     try {
       // The first page tells the length; the others are asked a few at a time (each a call of its own, as
       // one after another), and kept in order.
       const first = await pageAt(0);
-      const pages = new Map<number, z.infer<typeof playlistItemsPageSchema>>([[0, first]]);
       let read = first.items.length;
       options?.onPage?.(read, first.total);
+      pages.add(0, first);
       const offsets: number[] = [];
       if (first.items.length > 0) {
         for (let offset = first.items.length; offset < first.total; offset += PAGE_SIZE) offsets.push(offset);
       }
-      await mapWithConcurrency(offsets, PAGE_CONCURRENCY, async (offset) => {
+      await mapWithConcurrency([...offsets.entries()], PAGE_CONCURRENCY, async ([index, offset]) => {
         const page = await pageAt(offset);
-        pages.set(offset, page);
         read += page.items.length;
         options?.onPage?.(read, first.total);
+        pages.add(index + 1, page);
       });
-      for (const offset of [0, ...offsets]) {
-        const page = pages.get(offset);
-        page?.items.forEach((item, i) => {
-          entries.push(toPlaylistEntry(item, page.offset + i));
-        });
-      }
     } catch (error) {
       // Development mode keeps other people's playlists' items to themselves; a 403 on the person's own
       // playlist (or the owner-without-Premium 403) means something else and keeps its own message.
@@ -224,6 +223,7 @@ export class SpotifyProvider implements MusicProvider {
       }
       throw error;
     }
+    const entries = pages.entries;
     return { playlist: { ...toSummary(playlist, me.id), trackCount: entries.length }, entries };
   }
 
@@ -374,10 +374,10 @@ export class SpotifyProvider implements MusicProvider {
         url,
         ...(query ? { query } : {}),
       });
-      page.items.forEach((item, i) => {
-        entries.push(toPlaylistEntry(item, page.offset + i));
-      });
+      const fresh = page.items.map((item, i) => toPlaylistEntry(item, page.offset + i));
+      for (const entry of fresh) entries.push(entry);
       options?.onPage?.(entries.length, page.total);
+      if (fresh.length > 0) options?.onEntries?.(fresh);
       url = page.items.length === 0 ? null : page.next;
       query = undefined;
     }
@@ -403,6 +403,7 @@ export class SpotifyProvider implements MusicProvider {
         : { position, kind: 'skipped', reason: 'unavailable' };
     });
     options?.onPage?.(entries.length, entries.length);
+    options?.onEntries?.(entries);
     const summary = albumSummary(toLibraryAlbum(album));
     return { playlist: { ...summary, trackCount: entries.length }, entries };
   }
