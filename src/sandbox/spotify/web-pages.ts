@@ -103,28 +103,7 @@ export function addWebPages(app: Hono, world: SpotifyWorld): void {
     return c.html(playlistPage(model, pageNumberOf(c, rows.length)));
   });
 
-  // open.spotify.com/collection/tracks: the signed-in person's Liked Songs, newest first.
-  app.get('/open/collection/tracks', (c) => {
-    const session = viewer(c);
-    if (!session) return c.html(signInPage('Spotify', undefined), 401);
-    const user = world.user(session.userId);
-    const rows = world.store.saved(session.userId).tracks.map((saved) => {
-      const track = world.track(saved.id);
-      return {
-        key: saved.id,
-        title: track?.title ?? 'Unavailable track',
-        detail: track?.artists.join(', ') ?? '',
-      };
-    });
-    const model = {
-      service: 'Spotify' as const,
-      name: 'Liked Songs',
-      byline: `${user.displayName} · ${rows.length} songs`,
-      signedInAs: user.displayName,
-      rows,
-    };
-    return c.html(playlistPage(model, pageNumberOf(c, rows.length)));
-  });
+  addLikedSongsPage(app, world, viewer);
 
   app.post('/open/playlist/:id/:edit{add|remove|move-up|move-down}', async (c) => {
     const playlist = world.store.playlist(c.req.param('id'));
@@ -195,6 +174,31 @@ export function addWebPages(app: Hono, world: SpotifyWorld): void {
     const hue = [...c.req.param('id')].reduce((sum, ch) => sum + ch.charCodeAt(0), 0) % 360;
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="640" viewBox="0 0 64 64"><rect width="64" height="64" fill="hsl(${hue} 55% 45%)"/><circle cx="32" cy="32" r="18" fill="hsl(${hue} 40% 20%)"/><circle cx="32" cy="32" r="4" fill="#eee"/></svg>`;
     return c.body(svg, 200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' });
+  });
+}
+
+/** open.spotify.com/collection/tracks: the signed-in person's Liked Songs, newest first (owner only). */
+function addLikedSongsPage(app: Hono, world: SpotifyWorld, viewer: (c: Context) => WebSession | undefined) {
+  app.get('/open/collection/tracks', (c) => {
+    const session = viewer(c);
+    if (!session) return c.html(signInPage('Spotify', undefined), 401);
+    const user = world.user(session.userId);
+    const rows = world.store.saved(session.userId).tracks.map((saved) => {
+      const track = world.track(saved.id);
+      return {
+        key: saved.id,
+        title: track?.title ?? 'Unavailable track',
+        detail: track?.artists.join(', ') ?? '',
+      };
+    });
+    const model = {
+      service: 'Spotify' as const,
+      name: 'Liked Songs',
+      byline: `${user.displayName} · ${rows.length} songs`,
+      signedInAs: user.displayName,
+      rows,
+    };
+    return c.html(playlistPage(model, pageNumberOf(c, rows.length)));
   });
 }
 
