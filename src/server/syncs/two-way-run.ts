@@ -473,7 +473,9 @@ export async function runTwoWay(deps: AppDeps, input: TwoWayRunInput, context: T
   await progress('reading', 'Reading both playlists…');
   const resuming = context.job.attempts > 1 || context.state !== undefined;
   const sides = await readSides(deps, sync, resuming);
-  await recordSideReads(deps, sync, sides);
+  // A resumed run that had checkpointed may have written already: its read is not a change made
+  // outside Crossfade, and the run's own version (after writing) holds both attempts' writes.
+  if (context.state === undefined) await recordSideReads(deps, sync, sides);
   const confirmed = run.removalsConfirmed;
   const collapsed = run.dryRun || confirmed ? null : collapsedReadStop(sides, sync.twoWayBase);
   if (collapsed) {
