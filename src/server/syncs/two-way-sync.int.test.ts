@@ -397,4 +397,45 @@ describe('two-way sync', () => {
     expect(oneWay.syncs.length).toBeGreaterThan(0);
     expect(oneWay.syncs.every((sync) => sync.direction === 'two-way')).toBe(true);
   }, 60_000);
+
+  it('keeps a playlist in one two-way sync when several are created at once', async () => {
+    const source = await spotifyPlaylist(
+      'Created at once',
+      pool.slice(0, 3).map((item) => item.spotify),
+    );
+    const other = await spotifyPlaylist(
+      'Created at once, the other side',
+      pool.slice(3, 5).map((item) => item.spotify),
+    );
+    const body = (sourcePlaylistId: string, destinationPlaylistId?: string) => ({
+      sourceService: 'spotify',
+      sourcePlaylistId,
+      destinationService: 'spotify',
+      ...(destinationPlaylistId ? { destinationPlaylistId } : {}),
+      schedule: 'manual',
+      removals: false,
+      direction: 'two-way',
+    });
+    // Twelve requests in parallel over the same playlist: as its source, or as the destination of another.
+    const bodies = [body(source), body(other, source), body(source, other)];
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, index) =>
+        client.post('/api/syncs', bodies[index % bodies.length] as Record<string, unknown>),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(
+      statuses.filter((status) => status === 201),
+      answers.map((answer) => answer.text).join('\n'),
+    ).toHaveLength(1);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(11);
+    for (const answer of answers.filter((item) => item.status === 409))
+      expect((answer.body as { message: string }).message).toContain('already in a two-way sync');
+    const holding = ((await client.get('/api/syncs')).body as { syncs: Sync[] }).syncs.filter(
+      (sync) =>
+        sync.direction === 'two-way' &&
+        (sync.sourcePlaylistId === source || sync.destinationPlaylistId === source),
+    );
+    expect(holding).toHaveLength(1);
+  }, 120_000);
 });
