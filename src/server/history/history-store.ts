@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, gte, isNotNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, isNotNull, like, lt, lte, or, sql } from 'drizzle-orm';
 import type { HistoryCause } from '../../shared/api/history';
 import type { ServiceId } from '../../shared/services';
 import type { Database } from '../db/client';
@@ -223,20 +223,30 @@ export async function findVersion(
   return row;
 }
 
-/** The version a writer (a transfer, a sync run) recorded, by its origin. */
-export async function findVersionByOrigin(
+/**
+ * The versions one writer recorded on every playlist it wrote: origin `origin` (the side an undo writes in
+ * place) or `origin:<side>` (a two-way run's other side), the newest per playlist, newest first.
+ */
+export async function findVersionsByOrigin(
   db: Database,
   userId: string,
   origin: string,
-): Promise<VersionSummaryRow | undefined> {
-  const [row] = await db
+): Promise<VersionSummaryRow[]> {
+  const rows = await db
     .select(versionSummaryColumns)
     .from(playlistVersions)
-    .where(and(eq(playlistVersions.userId, userId), eq(playlistVersions.origin, origin)))
-    .orderBy(desc(playlistVersions.createdAt))
-    .limit(1);
-  return row;
+    .where(
+      and(
+        eq(playlistVersions.userId, userId),
+        or(eq(playlistVersions.origin, origin), like(playlistVersions.origin, `${escapeLike(origin)}:%`)),
+      ),
+    )
+    .orderBy(desc(playlistVersions.createdAt), desc(playlistVersions.seq));
+  const seen = new Set<string>();
+  return rows.filter((row) => !seen.has(row.historyId) && seen.add(row.historyId));
 }
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 /** The person's versions in which a track was removed or became unavailable, newest first. */
 export async function listVersionsWithLosses(

@@ -7,7 +7,7 @@ import { enqueue } from '../jobs/define-job';
 import { getJob } from '../jobs/job-store';
 import { toJobView } from '../jobs/job-view';
 import { syncRunOrigin, transferOrigin } from './history-hooks';
-import { findVersionByOrigin } from './history-store';
+import { findVersionsByOrigin } from './history-store';
 import { restoreJob } from './restore-job';
 import { findOwnVersion, planRestore, type RestoreMode } from './restore-plan';
 
@@ -38,14 +38,14 @@ async function start(
     provider,
     contents,
   );
-  if (input.dryRun) return { dryRun: true, jobId: null, plan: planned.plan };
+  if (input.dryRun) return { dryRun: true, jobId: null, plan: planned.plan, otherSides: [] };
   const job = await enqueue(deps.db, restoreJob, {
     userId,
     payload: { userId, versionId: version.id, mode: input.mode },
     maxAttempts: 5,
   });
   deps.jobs.poke();
-  return { dryRun: false, jobId: job.id, plan: planned.plan };
+  return { dryRun: false, jobId: job.id, plan: planned.plan, otherSides: [] };
 }
 
 /** POST /api/history/{service}/{playlistId}/restore */
@@ -58,24 +58,36 @@ export function restoreVersion(
   return start(deps, userId, { ...input, mode: 'restore' }, where);
 }
 
-/** POST /api/transfers/{id}/undo and /api/syncs/{id}/runs/{runId}/undo: what that writer recorded. */
+/**
+ * POST /api/transfers/{id}/undo and /api/syncs/{id}/runs/{runId}/undo: exactly what that writer recorded,
+ * on every playlist it wrote (a two-way run: both sides). The side written in place (Spotify) answers as
+ * `jobId`/`plan`; an Apple Music side is undone into a new playlist, in `otherSides`.
+ */
 export async function undoWriter(
   deps: AppDeps,
   userId: string,
   writer: { transferId: string } | { syncId: string; runId: string },
   dryRun: boolean,
-) {
+): Promise<RestoreStarted> {
   const origin =
     'transferId' in writer ? transferOrigin(writer.transferId) : syncRunOrigin(writer.syncId, writer.runId);
-  const version = await findVersionByOrigin(deps.db, userId, origin);
-  if (!version) {
+  const versions = await findVersionsByOrigin(deps.db, userId, origin);
+  const main = versions.find((version) => version.origin === origin) ?? versions[0];
+  if (!main) {
     throw notFound(
       'transferId' in writer
         ? 'Crossfade has no record of what that transfer wrote.'
         : 'That sync run wrote nothing Crossfade has a record of.',
     );
   }
-  return start(deps, userId, { versionId: version.id, mode: 'undo', dryRun });
+  const started = await start(deps, userId, { versionId: main.id, mode: 'undo', dryRun });
+  const otherSides: RestoreStarted['otherSides'] = [];
+  for (const version of versions) {
+    if (version.id === main.id) continue;
+    const side = await start(deps, userId, { versionId: version.id, mode: 'undo', dryRun });
+    otherSides.push({ jobId: side.jobId, plan: side.plan });
+  }
+  return { ...started, otherSides };
 }
 
 /** GET /api/history/restores/{jobId}: the job, and once done what it verified. */

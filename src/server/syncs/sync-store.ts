@@ -2,7 +2,7 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { CreateSyncRequest, Sync, SyncRun } from '../../shared/api/syncs';
 import type { AppDeps } from '../app-context';
 import type { Database } from '../db/client';
-import { syncRuns, syncs } from '../db/schema';
+import { syncRuns, syncs, users } from '../db/schema';
 import { isUuid } from '../db/uuid';
 import { badRequest, conflict, notFound } from '../domain-errors';
 import { enqueue } from '../jobs/define-job';
@@ -138,7 +138,6 @@ export async function createSync(
     }
     destinationUrl = existing.playlist.url ?? null;
   }
-  if (input.direction === 'two-way') await assertPairFree(deps.db, userId, input);
   if (
     input.direction === 'two-way' &&
     (source.playlist.isOwned === false || input.sourcePlaylistId.startsWith('import:'))
@@ -147,22 +146,31 @@ export async function createSync(
       'A two-way sync writes to both playlists: choose one of your own playlists on each side.',
     );
   }
-  const [sync] = await deps.db
-    .insert(syncs)
-    .values({
-      userId,
-      sourceService: input.sourceService,
-      sourcePlaylistId: input.sourcePlaylistId,
-      sourcePlaylistName: source.playlist.name,
-      destinationService: input.destinationService,
-      destinationPlaylistId: input.destinationPlaylistId ?? null,
-      destinationUrl,
-      schedule: input.schedule,
-      removals: input.removals,
-      direction: input.direction,
-      nextRunAt: nextRunAfter(input.schedule, new Date()),
-    })
-    .returning();
+  const sync = await deps.db.transaction(async (tx) => {
+    if (input.direction === 'two-way') {
+      // The check and the insert are one step: the person's row is locked, so two creates at once (in
+      // this process or another) take turns and the second sees the first.
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+      await assertPairFree(tx, userId, input);
+    }
+    const [row] = await tx
+      .insert(syncs)
+      .values({
+        userId,
+        sourceService: input.sourceService,
+        sourcePlaylistId: input.sourcePlaylistId,
+        sourcePlaylistName: source.playlist.name,
+        destinationService: input.destinationService,
+        destinationPlaylistId: input.destinationPlaylistId ?? null,
+        destinationUrl,
+        schedule: input.schedule,
+        removals: input.removals,
+        direction: input.direction,
+        nextRunAt: nextRunAfter(input.schedule, new Date()),
+      })
+      .returning();
+    return row;
+  });
   if (!sync) throw new Error('sync insert returned no row');
   const run = await startRun(deps, userId, sync.id, { trigger: 'first', dryRun: true });
   return { sync: toSyncView(sync, undefined), run };

@@ -293,9 +293,22 @@ export function decideWrites(
       decision.entries.push(entry);
     }
   }
+  // A recording listed as on one side only that the person added again on the other (matched by the
+  // rules or by name, not by ISRC) is a pair again: no longer listed.
+  const pairedAgain = (side: Side, ref: SyncSideTrack) =>
+    decision.entries.some((entry) => {
+      const there = entry[side];
+      return (
+        entry.source !== null &&
+        entry.destination !== null &&
+        there !== null &&
+        sameRecording(ref, asTrack(there))
+      );
+    });
   for (const entry of plan.oneSided) {
     const from: Side = entry.source ? 'source' : 'destination';
     const ref = entry[from];
+    if (ref && pairedAgain(from, ref)) continue;
     if (ref) decision.listed.push(named(ref, listedReason(from)));
     decision.entries.push(entry);
   }
@@ -473,7 +486,9 @@ export async function runTwoWay(deps: AppDeps, input: TwoWayRunInput, context: T
   await progress('reading', 'Reading both playlists…');
   const resuming = context.job.attempts > 1 || context.state !== undefined;
   const sides = await readSides(deps, sync, resuming);
-  await recordSideReads(deps, sync, sides);
+  // A resumed run that had checkpointed may have written already: its read is not a change made
+  // outside Crossfade, and the run's own version (after writing) holds both attempts' writes.
+  if (context.state === undefined) await recordSideReads(deps, sync, sides);
   const confirmed = run.removalsConfirmed;
   const collapsed = run.dryRun || confirmed ? null : collapsedReadStop(sides, sync.twoWayBase);
   if (collapsed) {

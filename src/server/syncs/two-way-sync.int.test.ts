@@ -178,7 +178,7 @@ describe('two-way sync', () => {
     expect([after.added, after.addedToSource]).toEqual([[], []]);
   }, 240_000);
 
-  it("a run's changes are in both playlists' history with their cause, and undoing it puts Spotify back as it was", async () => {
+  it("a run's changes are in both playlists' history with their cause, and undoing it takes back both sides", async () => {
     // Twelve songs: removing one stays under the 10 % that waits for the person.
     const start = pool.slice(0, 12);
     const { syncId, spotifyId, appleId } = await twoWay(
@@ -186,38 +186,88 @@ describe('two-way sync', () => {
       start.map((item) => item.spotify),
     );
     const apple = await provider('apple');
-    const [a1, a2] = pool.slice(12, 14);
-    if (!a1 || !a2) throw new Error('pool too small');
-    // In the Apple Music app: two songs added, one removed. Spotify is as the person left it.
+    const [a1, a2, s1] = pool.slice(12, 15);
+    if (!a1 || !a2 || !s1) throw new Error('pool too small');
+    // In the Apple Music app: two songs added, one removed. On Spotify: one song added.
     await apple.addTracks(appleId, [a1.apple.uri, a2.apple.uri]);
     await removeOnPage(client, 'apple', appleId, start[0]?.apple.name ?? '');
-    const before = isrcs(await tracksOf('spotify', spotifyId));
+    await (await provider('spotify')).addTracks(spotifyId, [s1.spotify.uri]);
+    const spotifyBefore = isrcs(await tracksOf('spotify', spotifyId));
+    const appleBefore = isrcs(await tracksOf('apple', appleId));
     const merged = await succeeded(syncId);
     expect(names(merged.addedToSource)).toEqual([a1.apple.name, a2.apple.name]);
     expect(names(merged.removedFromSource)).toEqual([start[0]?.apple.name]);
+    expect(names(merged.added)).toEqual([s1.apple.name]);
 
-    // Spotify's history: the run's adds and removal, caused by the sync.
+    // Spotify's history: the person's add seen by the run's read (outside), then the run's writes (sync).
     const spotifyHistory = (await client.get(`/api/history/spotify/${spotifyId}`)).body as HistoryPage;
     const written = spotifyHistory.versions[0];
     expect(written?.cause).toBe('sync');
     expect(names(written?.added ?? [])).toEqual([a1.spotify.name, a2.spotify.name]);
     expect(names(written?.removed ?? [])).toEqual([start[0]?.spotify.name]);
-    // Apple's: the person's own edits, seen by the run's read as a change made outside Crossfade.
+    expect(spotifyHistory.versions[1]).toMatchObject({ cause: 'outside', removed: [] });
+    expect(names(spotifyHistory.versions[1]?.added ?? [])).toEqual([s1.spotify.name]);
+    // Apple's: the person's own edits (outside), then the run's add (sync).
     const appleHistory = (await client.get(`/api/history/apple/${appleId}`)).body as HistoryPage;
-    const outside = appleHistory.versions.find((version) => version.cause === 'outside');
+    expect(appleHistory.versions[0]).toMatchObject({ cause: 'sync', removed: [] });
+    expect(names(appleHistory.versions[0]?.added ?? [])).toEqual([s1.apple.name]);
+    const outside = appleHistory.versions[1];
+    expect(outside?.cause).toBe('outside');
     expect(names(outside?.added ?? [])).toEqual([a1.apple.name, a2.apple.name]);
     expect(names(outside?.removed ?? [])).toEqual([start[0]?.apple.name]);
+
+    // A dry run says what each side gets back, and that the Apple side goes into a new playlist.
+    const preview = await client.post(`/api/syncs/${syncId}/runs/${merged.id}/undo`, { dryRun: true });
+    expect(preview.status, preview.text).toBe(200);
+    const planned = preview.body as RestoreStarted;
+    expect(planned.plan).toMatchObject({ service: 'spotify', playlistId: spotifyId, newPlaylistName: null });
+    expect(names(planned.plan.removed)).toEqual([a1.spotify.name, a2.spotify.name]);
+    expect(names(planned.plan.added)).toEqual([start[0]?.spotify.name]);
+    expect(planned.otherSides).toHaveLength(1);
+    const appleSide = planned.otherSides[0]?.plan;
+    expect(appleSide).toMatchObject({
+      service: 'apple',
+      playlistId: appleId,
+      trackCount: appleBefore.length,
+    });
+    expect(appleSide?.newPlaylistName).toMatch(/^Undo both ways \(restored \d{4}-\d{2}-\d{2}\)$/);
+    expect(appleSide?.why).toContain('new one');
 
     const undo = await client.post(`/api/syncs/${syncId}/runs/${merged.id}/undo`, {});
     expect(undo.status, undo.text).toBe(202);
     const started = undo.body as RestoreStarted;
-    const status = await waitUntil(
-      async () => (await client.get(`/api/history/restores/${started.jobId}`)).body as RestoreStatus,
-      (current) => ['succeeded', 'failed'].includes(current.job.status),
-      120_000,
-    );
-    expect(status.job.status).toBe('succeeded');
-    expect(isrcs(await tracksOf('spotify', spotifyId))).toEqual(before);
+    const finished = async (jobId: string | null) => {
+      const status = await waitUntil(
+        async () => (await client.get(`/api/history/restores/${jobId}`)).body as RestoreStatus,
+        (current) => ['succeeded', 'failed'].includes(current.job.status),
+        120_000,
+      );
+      expect(status.job.status, status.job.error ?? '').toBe('succeeded');
+      if (!status.result) throw new Error('a restore without a result');
+      return status.result;
+    };
+    // Spotify in place, exactly as before the run; verified and recorded as a version.
+    const spotifyDone = await finished(started.jobId);
+    expect(isrcs(await tracksOf('spotify', spotifyId))).toEqual(spotifyBefore);
+    expect(spotifyDone).toMatchObject({
+      playlistId: spotifyId,
+      verified: spotifyBefore.length,
+      total: spotifyBefore.length,
+    });
+    // Apple: a new playlist holding the Apple side as it was before the run; the original is left as is.
+    const appleDone = await finished(started.otherSides[0]?.jobId ?? null);
+    expect(appleDone.playlistId).not.toBe(appleId);
+    expect(isrcs(await tracksOf('apple', appleDone.playlistId))).toEqual(appleBefore);
+    expect(appleDone).toMatchObject({ verified: appleBefore.length, total: appleBefore.length });
+    const newApple = (await (await provider('apple')).getPlaylist(appleDone.playlistId)).playlist;
+    expect(newApple.name).toBe(appleSide?.newPlaylistName);
+    for (const [service, id] of [
+      ['spotify', spotifyId],
+      ['apple', appleDone.playlistId],
+    ] as const) {
+      const page = (await client.get(`/api/history/${service}/${id}`)).body as HistoryPage;
+      expect(page.versions[0]?.cause).toBe('restore');
+    }
   }, 240_000);
 
   it('a conflict follows the rule: removed on Apple Music, added again on Spotify, the add wins', async () => {
@@ -347,4 +397,45 @@ describe('two-way sync', () => {
     expect(oneWay.syncs.length).toBeGreaterThan(0);
     expect(oneWay.syncs.every((sync) => sync.direction === 'two-way')).toBe(true);
   }, 60_000);
+
+  it('keeps a playlist in one two-way sync when several are created at once', async () => {
+    const source = await spotifyPlaylist(
+      'Created at once',
+      pool.slice(0, 3).map((item) => item.spotify),
+    );
+    const other = await spotifyPlaylist(
+      'Created at once, the other side',
+      pool.slice(3, 5).map((item) => item.spotify),
+    );
+    const body = (sourcePlaylistId: string, destinationPlaylistId?: string) => ({
+      sourceService: 'spotify',
+      sourcePlaylistId,
+      destinationService: 'spotify',
+      ...(destinationPlaylistId ? { destinationPlaylistId } : {}),
+      schedule: 'manual',
+      removals: false,
+      direction: 'two-way',
+    });
+    // Twelve requests in parallel over the same playlist: as its source, or as the destination of another.
+    const bodies = [body(source), body(other, source), body(source, other)];
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, index) =>
+        client.post('/api/syncs', bodies[index % bodies.length] as Record<string, unknown>),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(
+      statuses.filter((status) => status === 201),
+      answers.map((answer) => answer.text).join('\n'),
+    ).toHaveLength(1);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(11);
+    for (const answer of answers.filter((item) => item.status === 409))
+      expect((answer.body as { message: string }).message).toContain('already in a two-way sync');
+    const holding = ((await client.get('/api/syncs')).body as { syncs: Sync[] }).syncs.filter(
+      (sync) =>
+        sync.direction === 'two-way' &&
+        (sync.sourcePlaylistId === source || sync.destinationPlaylistId === source),
+    );
+    expect(holding).toHaveLength(1);
+  }, 120_000);
 });

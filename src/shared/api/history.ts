@@ -81,11 +81,16 @@ export const restorePlanSchema = z.object({
 });
 export type RestorePlan = z.infer<typeof restorePlanSchema>;
 
-/** 200 with `plan` on a dry run; 202 with `jobId` (and the plan) otherwise. */
+/**
+ * 200 with `plan` on a dry run; 202 with `jobId` (and the plan) otherwise. An undo of a two-way sync run
+ * takes back both sides: `jobId` and `plan` are the side written in place (Spotify), `otherSides` the
+ * rest (an Apple Music side, as a new playlist: its plan says so). Empty for a restore or a one-sided writer.
+ */
 export const restoreStartedSchema = z.object({
   dryRun: z.boolean(),
   jobId: text().nullable(),
   plan: restorePlanSchema,
+  otherSides: z.array(z.object({ jobId: text().nullable(), plan: restorePlanSchema })).default([]),
 });
 export type RestoreStarted = z.infer<typeof restoreStartedSchema>;
 

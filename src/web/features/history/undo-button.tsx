@@ -37,6 +37,13 @@ export function UndoButton({
         </span>
       ) : null}
       {undo.data?.jobId ? <RestoreProgress jobId={undo.data.jobId} /> : null}
+      {/* A two-way run wrote both sides: the Apple Music side is undone into a new playlist, said here. */}
+      {undo.data?.otherSides.map((side) => (
+        <span key={side.jobId ?? side.plan.playlistId} className="grid gap-1 text-xs">
+          {side.plan.why ? <span>{side.plan.why}</span> : null}
+          {side.jobId ? <RestoreProgress jobId={side.jobId} /> : null}
+        </span>
+      ))}
     </span>
   );
 }
