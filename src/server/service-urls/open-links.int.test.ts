@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PublicLink, ShareLinkDto } from '../../shared/api/links';
+import type { LinkDto, PublicLink } from '../../shared/api/links';
 import type { MergePlaylistsResponse, SavePlaylistResponse } from '../../shared/api/merge';
 import type { PlaylistSummary } from '../../shared/api/playlists';
 import type { MatchSetView, TransferResult } from '../../shared/api/transfer';
@@ -124,7 +124,7 @@ describe('every "Open in …" address in sandbox mode', () => {
         })
       ).body as { tracks: { id: string }[] }
     ).tracks;
-    const links: ShareLinkDto[] = [];
+    const links: LinkDto[] = [];
     for (const body of [
       { name: 'A track', url: `https://open.spotify.com/track/${tracks[0]?.id}` },
       { name: 'Road Trip', url: `https://open.spotify.com/playlist/${spotifyRoadTrip?.id}` },
@@ -132,7 +132,7 @@ describe('every "Open in …" address in sandbox mode', () => {
     ]) {
       const created = await person.post('/api/links', body);
       expect(created.status, created.text).toBe(201);
-      links.push(created.body as ShareLinkDto);
+      links.push(created.body as LinkDto);
     }
     for (const link of links) {
       // A visitor who is not signed in, and the owner.

@@ -236,7 +236,9 @@ describe('saved albums', () => {
 
 describe('when saves fail after being applied or are silently dropped', () => {
   it('saves every liked song, saves again the ones the service silently left out, and verifies them all', async () => {
-    const stormy = await startTestServer({ env: { SANDBOX_FAULTS: 'error-after-write=0.3,dropped-adds=3,seed=239' } });
+    const stormy = await startTestServer({
+      env: { SANDBOX_FAULTS: 'error-after-write=0.3,dropped-adds=3,seed=239' },
+    });
     try {
       const person = stormy.newClient();
       const registered = await person.post('/api/auth/register', {

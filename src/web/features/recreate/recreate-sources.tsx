@@ -84,7 +84,7 @@ function CsvFile({ run, busy }: { run: Run; busy: boolean }) {
   );
 }
 
-function ShareLink({ run, busy }: { run: Run; busy: boolean }) {
+function ShareUrlSource({ run, busy }: { run: Run; busy: boolean }) {
   const [url, setUrl] = useState('');
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -146,7 +146,7 @@ export function RecreateSources({ onRebuilt }: { onRebuilt: (result: RebuiltPlay
           <CsvFile run={run} busy={busy} />
         </TabsContent>
         <TabsContent value="link">
-          <ShareLink run={run} busy={busy} />
+          <ShareUrlSource run={run} busy={busy} />
         </TabsContent>
       </Tabs>
       <ProblemList problems={problems} />
