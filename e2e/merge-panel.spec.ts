@@ -15,7 +15,7 @@ async function spotifyPlaylistId(page: Page, name: string): Promise<string> {
   return found.id;
 }
 
-test('the friend-merge tab imports a share link, merges, saves and shares', async ({ page, context }) => {
+test('the friend-merge tab imports a share URL, merges, saves and shares', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await registerThroughApi(page);
   await connectThroughUi(page, 'Spotify');
@@ -27,7 +27,7 @@ test('the friend-merge tab imports a share link, merges, saves and shares', asyn
   await expect(create).toBeDisabled();
   await expect(page.getByText('50% You / 50% Friend')).toBeVisible();
 
-  const field = page.getByPlaceholder('Paste a Spotify or Apple Music playlist share link');
+  const field = page.getByPlaceholder('Paste a Spotify or Apple Music playlist share URL');
   await field.fill('   ');
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   await expectToast(page, 'Missing information', 'Please enter a playlist share URL');

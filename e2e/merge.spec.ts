@@ -83,7 +83,7 @@ test('invite by e-mail, the friend answers from the link, and both see the merge
   await friendPage.goto(new URL(link).pathname);
   await expect(friendPage.getByText(`Merge with ${inviter.username}'s "Road Trip"`)).toBeVisible();
   await expectAxeClean(friendPage, 'invitation page');
-  // A share link the server cannot read: the spec's sentence, then the server's reason (someone else's
+  // A share URL the server cannot read: the spec's sentence, then the server's reason (someone else's
   // playlist under Spotify's development mode, and the way out) on its own line.
   const friendLists = (await (await friendPage.request.get('/api/playlists/spotify')).json()) as {
     id: string;
@@ -91,7 +91,7 @@ test('invite by e-mail, the friend answers from the link, and both see the merge
   }[];
   const followed = friendLists.find((playlist) => playlist.name === 'Fresh Finds Friday');
   await friendPage
-    .getByPlaceholder('Paste a Spotify or Apple Music playlist share link')
+    .getByPlaceholder('Paste a Spotify or Apple Music playlist share URL')
     .fill(`https://open.spotify.com/playlist/${followed?.id}`);
   await friendPage.getByRole('button', { name: 'Merge Playlists' }).click();
   await expectToast(
@@ -100,7 +100,7 @@ test('invite by e-mail, the friend answers from the link, and both see the merge
     'There was a problem creating your merged playlist',
   );
   await expect(friendPage.getByRole('region', { name: /Notifications/ })).toContainText(/CSV/);
-  await friendPage.getByPlaceholder('Paste a Spotify or Apple Music playlist share link').fill('');
+  await friendPage.getByPlaceholder('Paste a Spotify or Apple Music playlist share URL').fill('');
   await friendPage.getByRole('button', { name: /^Late Night Jazz/ }).click();
   await friendPage.getByRole('button', { name: 'Merge Playlists' }).click();
   await expectToast(friendPage, 'Playlists merged!');

@@ -15,7 +15,7 @@ process.env.LINK_SIGNUP_LIMIT_PER_HOUR ??= '10000';
 process.env.MERGE_INVITATIONS_PER_DAY ??= '10000';
 process.env.EVENTS_PER_10_SECONDS ??= '100000';
 process.env.ONBOARDING_REPLIES_PER_MINUTE ??= '10000';
-process.env.REGION_LOCK_TRACKS_PER_DAY ??= '1000000';
+process.env.GEO_LOCK_TRACKS_PER_DAY ??= '1000000';
 // Browser tests edit playlists on the emulators' pages and read step 2 right after (decision 0032).
 process.env.PLAYLISTS_CACHE_SECONDS ??= '0';
 process.env.SANDBOX_CONSENTS_PER_HOUR ??= '10000';

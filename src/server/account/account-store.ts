@@ -196,7 +196,7 @@ export async function matchSetCounts(db: Database, setIds: string[]) {
   return { rows, decisions };
 }
 
-/** Views and signups per share link. */
+/** Views and signups per sniper link. */
 export async function linkCounts(db: Database, linkIds: string[]) {
   if (linkIds.length === 0) return { views: [], signups: [] };
   const [views, signups] = await Promise.all([

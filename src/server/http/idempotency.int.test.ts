@@ -270,7 +270,7 @@ const CASES: Record<string, () => Promise<CreateRequest>> = {
     count: async () => rows(mergeInvitations, 'inviter_id', person.userId),
   }),
   '/api/merge/invitations/:token/accept': async () => {
-    // Someone else invites the person, who answers signed in with a share link.
+    // Someone else invites the person, who answers signed in with a share URL.
     const inviter = await signUp('free');
     await connectService(inviter.client, 'spotify');
     const invited = await inviter.client.post('/api/merge/invitations', {

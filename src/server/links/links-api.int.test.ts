@@ -38,7 +38,7 @@ async function ownLink(client: TestClient, id: string): Promise<LinkDto | undefi
   return (list.body as LinkDto[]).find((link) => link.id === id);
 }
 
-/** A Spotify track from the demo library, as its share link. */
+/** A Spotify track from the demo library, as its share URL. */
 async function demoTrack(client: TestClient): Promise<{ url: string; name: string }> {
   const playlists = await client.get('/api/playlists/spotify');
   const first = (playlists.body as { id: string; kind?: string }[]).find((p) => p.kind === 'playlist');

@@ -1,6 +1,6 @@
 import type { ShareUrlType } from './types';
 
-/** Every message a person can see from the share-link parser, in one place so tests can name them. */
+/** Every message a person can see from the share-URL parser, in one place so tests can name them. */
 export const SHARE_URL_MESSAGES = {
   empty: 'Paste a Spotify or Apple Music link.',
   tooLong: 'This is too long to be a Spotify or Apple Music link.',

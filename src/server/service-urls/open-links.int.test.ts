@@ -14,7 +14,7 @@ import { waitUntil } from '../testing/wait-until';
  * Issue 23: every "Open in …" address and `destinationUrl` the app hands out in sandbox mode is the
  * emulator's own page for that object, and the emulator answers it with 200: a playlist transfer each way, a
  * saved album's transfer (the batch page's album rows show the same address), a merged playlist saved, a
- * region-locked playlist created, and the public link page's exact items and searches.
+ * geo-locked playlist created, and the public link page's exact items and searches.
  */
 let server: TestServer;
 let person: TestClient;
@@ -85,7 +85,7 @@ describe('every "Open in …" address in sandbox mode', () => {
       handedOut.push({ flow: `history: ${entry.name}`, url: entry.destinationUrl });
   }, 400_000);
 
-  it('a merged playlist saved, and a region-locked playlist created', async () => {
+  it('a merged playlist saved, and a geo-locked playlist created', async () => {
     const appleJazz = (await listOf('apple')).find((playlist) => playlist.name === 'Late Night Jazz');
     const spotifyRoadTrip = (await listOf('spotify')).find((playlist) => playlist.name === 'Road Trip');
     const merged = await person.post('/api/claude/merge-playlists', {
@@ -112,7 +112,7 @@ describe('every "Open in …" address in sandbox mode', () => {
       replacements: [],
     });
     expect(region.status, region.text).toBe(200);
-    handedOut.push({ flow: 'region-locked playlist', url: (region.body as { url: string }).url });
+    handedOut.push({ flow: 'geo-locked playlist', url: (region.body as { url: string }).url });
   }, 200_000);
 
   it('the public link page: exact items and searches, in the owner’s storefront', async () => {

@@ -35,7 +35,7 @@ const optionalSlug = fc.option(
   { nil: '' },
 );
 
-describe('share-link properties', () => {
+describe('share-URL properties', () => {
   it('reads any valid Spotify id and type in every accepted web form', () => {
     fc.assert(
       fc.property(

@@ -51,7 +51,7 @@ const toUrl = (text: string): URL | undefined => {
 const pathSegments = (pathname: string): string[] => pathname.split('/').filter((segment) => segment !== '');
 
 /**
- * Reads a Spotify or Apple Music share link (web link, `spotify:` URI, embed and legacy forms) into ids.
+ * Reads a Spotify or Apple Music share URL (web link, `spotify:` URI, embed and legacy forms) into ids.
  * Never throws. Everything that is not one of the known hosts over http(s), without userinfo or port, fails.
  */
 export const parseShareUrl = (input: string): ShareUrlResult => {

@@ -11,7 +11,7 @@ export type ShareUrlType =
   | 'library-playlist';
 
 /**
- * What a share link points at, reduced to ids. It never holds a URL: the server decides which service
+ * What a share URL points at, reduced to ids. It never holds a URL: the server decides which service
  * API to call from these fields alone and never fetches anything a person typed.
  */
 export interface ParsedShareUrl {
