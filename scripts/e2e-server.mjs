@@ -34,6 +34,11 @@ for (const name of [
 ]) {
   delete process.env[name];
 }
+// A suite that tests the model's words gives its local fake Anthropic API (src/server/testing) here.
+if (process.env.E2E_ANTHROPIC_BASE_URL) {
+  process.env.ANTHROPIC_API_KEY = process.env.E2E_ANTHROPIC_API_KEY ?? '';
+  process.env.ANTHROPIC_BASE_URL = process.env.E2E_ANTHROPIC_BASE_URL;
+}
 // Payments run against the sandbox's Stripe emulator too.
 for (const name of Object.keys(process.env)) if (name.startsWith('STRIPE_')) delete process.env[name];
 await import('./start.mjs');
