@@ -493,7 +493,7 @@ export const mergedPlaylists = pgTable('merged_playlists', {
   createdAt: createdAt(),
 });
 
-/** Shareable ("sniper") links with a public landing page at /l/:slug. */
+/** Sniper links: shareable links with a public landing page at /l/:slug. */
 export const links = pgTable(
   'links',
   {

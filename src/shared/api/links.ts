@@ -3,7 +3,7 @@ import { serviceIdSchema } from '../services';
 import { text } from '../text';
 
 /**
- * Shareable ("sniper") links (spec sections 2, 3, 5): the owner's API under /api/links and the public
+ * Sniper links (spec sections 2, 3, 5): the owner's API under /api/links and the public
  * landing page's API under /api/public/links/:slug.
  */
 

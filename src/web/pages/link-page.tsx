@@ -5,7 +5,7 @@ import { SignedInOnly } from '../components/layout/signed-in-only';
 import { CreateLinkForm, LinkCreatedCard, LinkList } from '../features/links';
 
 const TITLE = 'Sniper Link';
-const DESCRIPTION = 'Create a shareable link for a track or playlist.';
+const DESCRIPTION = 'Create a sniper link for a track or playlist.';
 
 export default function LinkPage() {
   return (
