@@ -15,7 +15,7 @@ process.env.LINK_SIGNUP_LIMIT_PER_HOUR ??= '10000';
 process.env.MERGE_INVITATIONS_PER_DAY ??= '10000';
 process.env.EVENTS_PER_10_SECONDS ??= '100000';
 process.env.ONBOARDING_REPLIES_PER_MINUTE ??= '10000';
-process.env.REGION_LOCK_TRACKS_PER_DAY ??= '1000000';
+process.env.GEO_LOCK_TRACKS_PER_DAY ??= '1000000';
 // Browser tests edit playlists on the emulators' pages and read step 2 right after (decision 0032).
 process.env.PLAYLISTS_CACHE_SECONDS ??= '0';
 process.env.SANDBOX_CONSENTS_PER_HOUR ??= '10000';
@@ -33,6 +33,11 @@ for (const name of [
   'DROPBOX_CLIENT_ID',
 ]) {
   delete process.env[name];
+}
+// A suite that tests the model's words gives its local fake Anthropic API (src/server/testing) here.
+if (process.env.E2E_ANTHROPIC_BASE_URL) {
+  process.env.ANTHROPIC_API_KEY = process.env.E2E_ANTHROPIC_API_KEY ?? '';
+  process.env.ANTHROPIC_BASE_URL = process.env.E2E_ANTHROPIC_BASE_URL;
 }
 // Payments run against the sandbox's Stripe emulator too.
 for (const name of Object.keys(process.env)) if (name.startsWith('STRIPE_')) delete process.env[name];

@@ -82,7 +82,7 @@ export const settingsSchema = z.object({
   EVENTS_PER_10_SECONDS: z.coerce.number().int().min(0).default(100),
   ONBOARDING_REPLIES_PER_MINUTE: z.coerce.number().int().min(0).default(30),
   /** Geo-lock bypass: tracks checked per account per day on the free plan; Pro and Vault+ get ten times as many. */
-  REGION_LOCK_TRACKS_PER_DAY: z.coerce.number().int().min(0).default(500),
+  GEO_LOCK_TRACKS_PER_DAY: z.coerce.number().int().min(0).default(500),
   /**
    * Which reverse proxies in front of Crossfade to believe about the client (X-Forwarded-For) and its
    * scheme (X-Forwarded-Proto): `true` one, a number that many, or a comma list of addresses and CIDR

@@ -28,7 +28,7 @@ export const PAGE_PATHS = {
   disappeared: '/history/disappeared',
 } as const;
 
-/** Pages with one id segment: share links, merged playlists, merge invitations, batches. */
+/** Pages with one id segment: sniper links, merged playlists, merge invitations, batches. */
 const PAGE_PATTERNS: readonly RegExp[] = [
   /^\/l\/[^/]+$/,
   /^\/m\/[^/]+$/,

@@ -141,7 +141,7 @@ export class AppleLibrary {
     this.name = owner.name;
     this.seedPrefix = owner.account === undefined ? '' : `${owner.account}:`;
     // The demo user shares their first own playlist; playlists they follow are public by nature. Both answer
-    // in the catalog under a `pl.u-` id, so share-link imports have something to read.
+    // in the catalog under a `pl.u-` id, so share-URL imports have something to read.
     const firstOwned = owner.demoPlaylists.find((playlist) => playlist.followedOnly !== true);
     this.demo = owner.demoPlaylists.map((playlist) =>
       this.demoPlaylist(playlist, playlist === firstOwned || playlist.followedOnly === true),

@@ -35,7 +35,7 @@ export async function pointHostsAtEmulator(c: Context): Promise<void> {
   if (!(c.res.headers.get('content-type') ?? '').includes('application/json')) return;
   const text = await c.res.text();
   const root = emulatorRoot(c);
-  // Catalog `url`s keep Apple's host: people copy them as share links, which the app reads by that host.
+  // Catalog `url`s keep Apple's host: people copy them as share URLs, which the app reads by that host.
   // The same paths answer under the emulator's /web, where the app sends "Open in Apple Music" in sandbox mode.
   const rewritten = text.replaceAll(APPLE_ARTWORK_HOST, `${root}/artwork`);
   const headers = new Headers(c.res.headers);

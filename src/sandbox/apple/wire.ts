@@ -2,7 +2,7 @@ import { genreNames, hash32, slugify } from './apple-style';
 import type { AppleAlbumRecord, AppleSongRecord } from './catalog-index';
 import type { LibraryAlbumEntry, LibraryPlaylist, LibrarySong } from './library';
 
-/** Apple's JSON for each resource, as documented in provider-apis.md B.5. */
+/** Apple's JSON for each resource, as the Apple Music API reference documents it. */
 
 /** Apple's artwork host; the emulator's JSON answers point it at its own /artwork (sandbox-pages.ts). */
 export const APPLE_ARTWORK_HOST = 'https://is1-ssl.mzstatic.com/image/thumb/Music/v4/sandbox';

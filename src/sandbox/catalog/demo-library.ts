@@ -87,7 +87,7 @@ function catalogPools(catalog: Catalog): CatalogPools {
 
 type Choose = (name: string, predicate: (track: CatalogTrack) => boolean, count: number) => string[];
 
-const isRegionLocked = (track: CatalogTrack) =>
+const isGeoLocked = (track: CatalogTrack) =>
   (track.spotify !== null && track.spotify.markets.length < 20) ||
   (track.apple !== null && track.apple.storefronts.length < 20);
 
@@ -149,7 +149,7 @@ function tastePlans(choose: Choose): PlaylistPlan[] {
           (track) => DIACRITIC.test(track.title) || DIACRITIC.test(track.artists[0] ?? ''),
           10,
         ),
-        ...choose('region-locked', isRegionLocked, 8),
+        ...choose('geo-locked', isGeoLocked, 8),
       ],
       from: 2017,
       to: 2025,
@@ -276,7 +276,7 @@ export function buildDemoLibraries(catalog: Catalog, rng: Rng): Catalog['demoLib
   const spotify = [...plans, followed].map((plan) => render(plan, 'spotify'));
   const apple = plans.map((plan) => render(plan, 'apple'));
   // Drawn after the playlists, so adding the saved library left every playlist as it was.
-  const saved = planSavedLibrary(catalog, pools, rng, [...used], isRegionLocked);
+  const saved = planSavedLibrary(catalog, pools, rng, [...used], isGeoLocked);
   return {
     spotify,
     apple,
@@ -294,7 +294,7 @@ function onService(track: CatalogTrack | undefined, service: Service): boolean {
 
 /**
  * Liked songs and saved albums, the same music on both services: 60–150 liked songs (mostly songs of the
- * playlists, two region-locked ones and one only one service has), and up to seven whole albums: five
+ * playlists, two geo-locked ones and one only one service has), and up to seven whole albums: five
  * plain ones, one Apple lists under another UPC (so album matching needs title, artist and track count)
  * and one only one service has.
  */
@@ -303,7 +303,7 @@ function planSavedLibrary(
   pools: CatalogPools,
   rng: Rng,
   used: string[],
-  isRegionLocked: (track: CatalogTrack) => boolean,
+  isGeoLocked: (track: CatalogTrack) => boolean,
 ): DemoSavedLibrary {
   const count = rng.int(60, 150);
   const favourites = rng.sample(used, count - 3);
@@ -314,8 +314,8 @@ function planSavedLibrary(
   }
   const locked = rng.sample(
     pools.pool(
-      'region-locked-on-both',
-      (track) => isRegionLocked(track) && onService(track, 'spotify') && onService(track, 'apple'),
+      'geo-locked-on-both',
+      (track) => isGeoLocked(track) && onService(track, 'spotify') && onService(track, 'apple'),
     ),
     2,
   );

@@ -229,7 +229,7 @@ describe('service presence and ids', () => {
     expect(new Set(catalog.tracks.map((track) => track.key)).size).toBe(catalog.tracks.length);
   });
 
-  it('gives every region-locked track another release of the recording that is available there', () => {
+  it('gives every geo-locked track another release of the recording that is available there', () => {
     const byIsrc = groupBy(catalog.tracks, (track) => track.isrc);
     const markets = MARKETS;
     let locked = 0;
@@ -353,7 +353,7 @@ describe('the saved library (liked songs and albums)', () => {
     expect(shared.length).toBeGreaterThanOrEqual(saved.apple.liked.length * 0.9);
     const differing = saved.apple.liked.filter((entry) => !spotify.has(entry.trackKey));
     expect(differing.every((entry) => !onService(entry.trackKey, 'spotify'))).toBe(true);
-    // A couple of region-locked songs among them.
+    // A couple of geo-locked songs among them.
     const locked = saved.spotify.liked.filter(
       (entry) => (byKey.get(entry.trackKey)?.spotify?.markets.length ?? 0) < 20,
     );

@@ -40,7 +40,7 @@ export interface GenerateCatalogOptions {
 const STOREFRONTS = MARKETS.map((market) => market.toLowerCase());
 const MIN_DURATION_MS = 90_000;
 const MAX_DURATION_MS = 480_000;
-/** Markets where licensing gaps are common; region-locked tracks lose one of these. */
+/** Markets where licensing gaps are common; geo-locked tracks lose one of these. */
 const LOCKABLE_MARKETS = ['JP', 'RU', 'KR', 'IN', 'DE', 'TR', 'ID', 'BR'] as const;
 
 /** Popular genres appear more often, as in real catalogs. */
@@ -743,7 +743,7 @@ function clampDuration(ms: number): number {
 }
 
 /**
- * Region locks: some releases are missing in one market, but only where another release of the same
+ * Geo-locks: some releases are missing in one market, but only where another release of the same
  * recording (same ISRC) is available there on the same service, the situation the geo-lock bypass resolves.
  */
 function lockRegions(tracks: CatalogTrack[], rng: Rng): void {

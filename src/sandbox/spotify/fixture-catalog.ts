@@ -4,7 +4,7 @@ import { base62Id } from './ids';
 /**
  * A small hand-made catalog for the emulator's and the client's tests (the real generator lives in
  * src/sandbox/catalog). It holds the cases a transfer meets: a plain song and its acoustic version, a
- * featured artist, accents, a region-locked song, a song Spotify lacks, a shared ISRC, and a long playlist.
+ * featured artist, accents, a geo-locked song, a song Spotify lacks, a shared ISRC, and a long playlist.
  */
 
 const EVERYWHERE = ['US', 'GB', 'DE', 'FR', 'CA', 'AU', 'JP', 'KR', 'BR', 'IN', 'ZA'];

@@ -89,7 +89,7 @@ export function simplifiedTrackObject(context: WireContext, track: CatalogTrack)
 
 /**
  * AlbumObject (GET /albums/{id}, saved albums) with its UPC and the first page of its tracks. Development
- * mode leaves out `label`, `popularity` and `available_markets` (provider-apis.md A.1).
+ * mode leaves out `label`, `popularity` and `available_markets` (Spotify Web API reference, development-mode rules).
  */
 export function albumObject(
   context: WireContext,

@@ -15,6 +15,9 @@ import {
   idempotencyKeys,
   importedPlaylists,
   jobs,
+  linkSignups,
+  links,
+  linkViews,
   matchRows,
   matchRules,
   matchSets,
@@ -29,9 +32,6 @@ import {
   rateLimitCounters,
   savedExports,
   sessions,
-  shareLinkSignups,
-  shareLinks,
-  shareLinkViews,
   syncRuns,
   syncs,
   transfers,
@@ -188,14 +188,11 @@ async function rowsOwnedBy(userId: string, ids: { matchSets: string[]; links: st
     backup_snapshots: await countWhere(backupSnapshots, eq(backupSnapshots.userId, userId)),
     merge_invitations: await countWhere(mergeInvitations, eq(mergeInvitations.inviterId, userId)),
     merged_playlists: await countWhere(mergedPlaylists, eq(mergedPlaylists.userId, userId)),
-    share_links: await countWhere(shareLinks, eq(shareLinks.userId, userId)),
-    share_link_views: await countWhere(
-      shareLinkViews,
-      ids.links.length ? inArray(shareLinkViews.linkId, ids.links) : none,
-    ),
-    share_link_signups: await countWhere(
-      shareLinkSignups,
-      ids.links.length ? inArray(shareLinkSignups.linkId, ids.links) : none,
+    links: await countWhere(links, eq(links.userId, userId)),
+    link_views: await countWhere(linkViews, ids.links.length ? inArray(linkViews.linkId, ids.links) : none),
+    link_signups: await countWhere(
+      linkSignups,
+      ids.links.length ? inArray(linkSignups.linkId, ids.links) : none,
     ),
     outbox_messages: await countWhere(outboxMessages, eq(outboxMessages.senderId, userId)),
     idempotency_keys: await countWhere(idempotencyKeys, eq(idempotencyKeys.userId, userId)),
@@ -378,12 +375,12 @@ async function fillEverything(client: TestClient, userId: string, username: stri
     sources: {},
   });
   const [link] = await db
-    .insert(shareLinks)
+    .insert(links)
     .values({ userId, slug: randomBytes(6).toString('hex'), name: 'My link' })
-    .returning({ id: shareLinks.id });
+    .returning({ id: links.id });
   if (!link) throw new Error('no link');
-  await db.insert(shareLinkViews).values({ linkId: link.id, visitorHash: 'v' });
-  await db.insert(shareLinkSignups).values({ linkId: link.id, email: 'fan@example.com' });
+  await db.insert(linkViews).values({ linkId: link.id, visitorHash: 'v' });
+  await db.insert(linkSignups).values({ linkId: link.id, email: 'fan@example.com' });
   await db
     .insert(outboxMessages)
     .values({ senderId: userId, recipient: 'friend@example.com', subject: 's', body: 'b' });

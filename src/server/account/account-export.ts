@@ -6,9 +6,9 @@ import { listBackups } from '../vault/backup-store';
 import {
   type ExportRows,
   findUserRow,
+  linkCounts,
   matchSetCounts,
   readExportRows,
-  shareLinkCounts,
   type UserRow,
 } from './account-store';
 
@@ -138,7 +138,7 @@ function activitySections({ rules, syncs, syncRuns, batches }: ExportRows) {
 }
 
 async function linkSection(deps: AppDeps, links: ExportRows['links']) {
-  const counts = await shareLinkCounts(
+  const counts = await linkCounts(
     deps.db,
     links.map((link) => link.id),
   );

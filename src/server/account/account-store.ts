@@ -4,6 +4,9 @@ import {
   analyticsEvents,
   batches,
   importedPlaylists,
+  linkSignups,
+  links,
+  linkViews,
   matchRows,
   matchRules,
   matchSets,
@@ -12,9 +15,6 @@ import {
   outboxMessages,
   providerConnections,
   savedExports,
-  shareLinkSignups,
-  shareLinks,
-  shareLinkViews,
   syncRuns,
   syncs,
   transfers,
@@ -82,7 +82,7 @@ export async function readExportRows(db: Database, userId: string) {
     exports,
     invitations,
     merged,
-    links,
+    linkRows,
     events,
     outbox,
     rules,
@@ -135,7 +135,7 @@ export async function readExportRows(db: Database, userId: string) {
       .from(mergeInvitations)
       .where(eq(mergeInvitations.inviterId, userId)),
     db.select().from(mergedPlaylists).where(eq(mergedPlaylists.userId, userId)),
-    db.select().from(shareLinks).where(eq(shareLinks.userId, userId)).orderBy(asc(shareLinks.createdAt)),
+    db.select().from(links).where(eq(links.userId, userId)).orderBy(asc(links.createdAt)),
     db
       .select({
         event: analyticsEvents.event,
@@ -166,7 +166,7 @@ export async function readExportRows(db: Database, userId: string) {
     exports,
     invitations,
     merged,
-    links,
+    links: linkRows,
     events,
     outbox,
     rules,
@@ -196,20 +196,20 @@ export async function matchSetCounts(db: Database, setIds: string[]) {
   return { rows, decisions };
 }
 
-/** Views and signups per share link. */
-export async function shareLinkCounts(db: Database, linkIds: string[]) {
+/** Views and signups per sniper link. */
+export async function linkCounts(db: Database, linkIds: string[]) {
   if (linkIds.length === 0) return { views: [], signups: [] };
   const [views, signups] = await Promise.all([
     db
-      .select({ id: shareLinkViews.linkId, n: count() })
-      .from(shareLinkViews)
-      .where(inArray(shareLinkViews.linkId, linkIds))
-      .groupBy(shareLinkViews.linkId),
+      .select({ id: linkViews.linkId, n: count() })
+      .from(linkViews)
+      .where(inArray(linkViews.linkId, linkIds))
+      .groupBy(linkViews.linkId),
     db
-      .select({ id: shareLinkSignups.linkId, n: count() })
-      .from(shareLinkSignups)
-      .where(inArray(shareLinkSignups.linkId, linkIds))
-      .groupBy(shareLinkSignups.linkId),
+      .select({ id: linkSignups.linkId, n: count() })
+      .from(linkSignups)
+      .where(inArray(linkSignups.linkId, linkIds))
+      .groupBy(linkSignups.linkId),
   ]);
   return { views, signups };
 }

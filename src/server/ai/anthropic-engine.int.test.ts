@@ -116,7 +116,8 @@ describe('Anthropic engine, good answers', () => {
       playlistName: 'Art Rock Handshake',
     };
     fake.script.answerText(`\`\`\`json\n${JSON.stringify(insight)}\n\`\`\``);
-    expect(await engine().mergeInsight(mergeInput)).toEqual(insight);
+    // Written by the model, and marked so: the page may call it an AI Insight.
+    expect(await engine().mergeInsight(mergeInput)).toEqual({ ...insight, writtenBy: 'anthropic' });
     expect(logger.warnings).toEqual([]);
   });
 
@@ -127,6 +128,7 @@ describe('Anthropic engine, good answers', () => {
     expect(await engine().mergeInsight(mergeInput)).toEqual({
       insightSummary: 'You and Sam both love Radiohead and art rock.',
       playlistName: 'Art \ufffdRock',
+      writtenBy: 'anthropic',
     });
     expect(logger.warnings).toEqual([]);
   });
@@ -195,7 +197,7 @@ describe('Anthropic engine, good answers', () => {
     fake.script.answerJson({
       explanation: '"Dreams" is not licensed in Japan; the same recording is on a deluxe edition.',
     });
-    const result = await engine().regionExplanation({
+    const result = await engine().geoLockExplanation({
       track: source,
       targetRegion: 'JP',
       alternative: { ...source, album: 'Rumours (Deluxe)' },
@@ -282,7 +284,7 @@ describe('Anthropic engine, falling back to the local engine', () => {
     fake.script.answerError(500);
     fake.script.answerJson({ explanation: 'Not licensed in Korea; no alternative found.' });
     const retrying = new AnthropicAiEngine({ apiKey: API_KEY, baseUrl: fake.url, maxRetries: 1, logger });
-    const result = await retrying.regionExplanation({
+    const result = await retrying.geoLockExplanation({
       track: source,
       targetRegion: 'KR',
       alternative: null,

@@ -7,14 +7,14 @@ import {
   type BreakTieInput,
   type BreakTieResult,
   breakTieResultSchema,
+  type GeoLockExplanationInput,
+  type GeoLockExplanationResult,
+  geoLockExplanationResultSchema,
   type MergeInsightInput,
   type MergeInsightResult,
-  mergeInsightResultSchema,
+  mergeInsightAnswerSchema,
   type OnboardingReply,
   type OnboardingReplyInput,
-  type RegionExplanationInput,
-  type RegionExplanationResult,
-  regionExplanationResultSchema,
 } from './engine';
 import { inventedNumbers } from './insight-numbers';
 import { LocalAiEngine } from './local-engine';
@@ -22,12 +22,12 @@ import { ModelAnswerError, type ModelFailureReason, parseModelJson } from './mod
 import {
   breakTieSystem,
   breakTieUser,
+  geoLockExplanationSystem,
+  geoLockExplanationUser,
   mergeInsightSystem,
   mergeInsightUser,
   onboardingSystem,
   onboardingUser,
-  regionExplanationSystem,
-  regionExplanationUser,
 } from './prompts';
 
 /** A current Sonnet: strong enough for these short structured answers, cheaper than Opus. A setting. */
@@ -141,7 +141,11 @@ export class AnthropicAiEngine implements AiEngine {
       system: mergeInsightSystem,
       user: mergeInsightUser(input),
       maxTokens: 600,
-      schema: mergeInsightResultSchema,
+      // Marked here, after the model answered: the fallback's answer says `local` itself.
+      schema: mergeInsightAnswerSchema.transform((answer) => ({
+        ...answer,
+        writtenBy: 'anthropic' as const,
+      })),
       check: (value) => {
         const invented = inventedNumbers(`${value.insightSummary} ${value.playlistName}`, input);
         if (invented.length > 0) {
@@ -156,14 +160,14 @@ export class AnthropicAiEngine implements AiEngine {
     });
   }
 
-  regionExplanation(input: RegionExplanationInput): Promise<RegionExplanationResult> {
+  geoLockExplanation(input: GeoLockExplanationInput): Promise<GeoLockExplanationResult> {
     return this.ask({
-      call: 'regionExplanation',
-      system: regionExplanationSystem,
-      user: regionExplanationUser(input),
+      call: 'geoLockExplanation',
+      system: geoLockExplanationSystem,
+      user: geoLockExplanationUser(input),
       maxTokens: 400,
-      schema: regionExplanationResultSchema,
-      fallback: () => this.fallback.regionExplanation(input),
+      schema: geoLockExplanationResultSchema,
+      fallback: () => this.fallback.geoLockExplanation(input),
     });
   }
 

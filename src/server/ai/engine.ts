@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { insightWriterSchema } from '../../shared/api/merge';
 import { ONBOARDING_ROUTES } from '../../shared/onboarding-routing';
 
 /**
@@ -63,24 +64,27 @@ export interface MergeInsightInput {
    */
   audience?: 'reader' | 'public';
 }
-export const mergeInsightResultSchema = z.object({
+/** What the insight writer (a model or the local rules) answers. */
+export const mergeInsightAnswerSchema = z.object({
   insightSummary: z.string().min(1).max(700),
   playlistName: z.string().min(1).max(100),
 });
+/** The answer and which engine wrote it, so the page says "AI" only when a model did. */
+export const mergeInsightResultSchema = mergeInsightAnswerSchema.extend({ writtenBy: insightWriterSchema });
 export type MergeInsightResult = z.infer<typeof mergeInsightResultSchema>;
 
 export type AlternativeKind = 'same_recording' | 'same_song' | 'other_version' | 'none';
-export interface RegionExplanationInput {
+export interface GeoLockExplanationInput {
   track: TrackSummary;
   /** ISO 3166-1 alpha-2, any case. */
   targetRegion: string;
   alternative: TrackSummary | null;
   kind: AlternativeKind;
 }
-export const regionExplanationResultSchema = z.object({
+export const geoLockExplanationResultSchema = z.object({
   explanation: z.string().min(1).max(600),
 });
-export type RegionExplanationResult = z.infer<typeof regionExplanationResultSchema>;
+export type GeoLockExplanationResult = z.infer<typeof geoLockExplanationResultSchema>;
 
 /** The onboarding assistant's targets: the shared rule's list (`src/shared/onboarding-routing.ts`). */
 export const onboardingRoutes = ONBOARDING_ROUTES;
@@ -107,7 +111,7 @@ export interface AiEngine {
   /** Describes the real overlap of two playlists; every number in it comes from the input. */
   mergeInsight(input: MergeInsightInput): Promise<MergeInsightResult>;
   /** Says why a track is missing in a region and what the alternative is. */
-  regionExplanation(input: RegionExplanationInput): Promise<RegionExplanationResult>;
+  geoLockExplanation(input: GeoLockExplanationInput): Promise<GeoLockExplanationResult>;
   /** The onboarding assistant's next message; `suggestedRoute` follows `routeFromMessages`. */
   onboardingReply(input: OnboardingReplyInput): Promise<OnboardingReply>;
 }

@@ -41,7 +41,7 @@ describe('createAiEngine', () => {
     fake = await startFakeAnthropicApi({ apiKey: 'sk-ant-abc' });
     fake.script.answerJson({ explanation: 'Available.' });
     const engine = createAiEngine({ anthropicApiKey: 'sk-ant-abc', anthropicBaseUrl: fake.url }, silent);
-    await engine.regionExplanation({
+    await engine.geoLockExplanation({
       track: { name: 'A', artists: [], album: 'B', durationMs: 1000, versionLabels: [] },
       targetRegion: 'JP',
       alternative: null,

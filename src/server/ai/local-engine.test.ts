@@ -236,7 +236,7 @@ describe('local merge insight', () => {
 describe('local region explanation', () => {
   it('names the track, the region and what kind of alternative was found', async () => {
     const alternative = { ...source, album: 'Rumours (Super Deluxe)', versionLabels: ['remaster'] };
-    const same = await engine.regionExplanation({
+    const same = await engine.geoLockExplanation({
       track: source,
       targetRegion: 'jp',
       alternative,
@@ -246,7 +246,7 @@ describe('local region explanation', () => {
     expect(same.explanation).toContain('Japan (JP)');
     expect(same.explanation).toContain('same recording');
 
-    const other = await engine.regionExplanation({
+    const other = await engine.geoLockExplanation({
       track: source,
       targetRegion: 'BR',
       alternative: { ...source, name: 'Dreams (Live)', versionLabels: ['live'] },
@@ -255,7 +255,7 @@ describe('local region explanation', () => {
     expect(other.explanation).toContain('"Dreams (Live)" (live)');
     expect(other.explanation).toContain('sound different');
 
-    const none = await engine.regionExplanation({
+    const none = await engine.geoLockExplanation({
       track: source,
       targetRegion: 'KR',
       alternative: null,

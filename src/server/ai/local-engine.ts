@@ -3,19 +3,19 @@ import {
   type BreakTieInput,
   type BreakTieResult,
   breakTieResultSchema,
+  type GeoLockExplanationInput,
+  type GeoLockExplanationResult,
+  geoLockExplanationResultSchema,
   type MergeInsightInput,
   type MergeInsightResult,
   mergeInsightResultSchema,
   type OnboardingReply,
   type OnboardingReplyInput,
   onboardingReplySchema,
-  type RegionExplanationInput,
-  type RegionExplanationResult,
-  regionExplanationResultSchema,
 } from './engine';
+import { localGeoLockExplanation } from './local-geo-lock-explanation';
 import { localMergeInsight } from './local-merge-insight';
 import { localOnboardingReply } from './local-onboarding';
-import { localRegionExplanation } from './local-region-explanation';
 import { localBreakTie } from './local-tie-break';
 
 /** Deterministic, needs no key or network; the default engine and the Anthropic engine's fallback. */
@@ -30,8 +30,8 @@ export class LocalAiEngine implements AiEngine {
     return mergeInsightResultSchema.parse(localMergeInsight(input));
   }
 
-  async regionExplanation(input: RegionExplanationInput): Promise<RegionExplanationResult> {
-    return regionExplanationResultSchema.parse(localRegionExplanation(input));
+  async geoLockExplanation(input: GeoLockExplanationInput): Promise<GeoLockExplanationResult> {
+    return geoLockExplanationResultSchema.parse(localGeoLockExplanation(input));
   }
 
   async onboardingReply(input: OnboardingReplyInput): Promise<OnboardingReply> {

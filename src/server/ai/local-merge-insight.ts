@@ -155,5 +155,6 @@ export function localMergeInsight(input: MergeInsightInput): MergeInsightResult 
   return {
     insightSummary: summary.length <= 700 ? summary : `${summary.slice(0, 699)}…`,
     playlistName: playlistName(input, seed),
+    writtenBy: 'local',
   };
 }

@@ -246,11 +246,11 @@ const replies: Record<OnboardingIntent, Reply> = {
   },
   merge: {
     content:
-      "Merging blends one of your lists with someone else's: paste the share link they send you, pick one of your own lists, and set the mix from 0 to 100% in steps of 10 (50/50 by default). Bridge tracks, on by default, add songs that connect your two tastes. You get a new mix, a short insight into what you have in common, and buttons to save it to your library or share it back.",
+      "Merging blends one of your lists with someone else's: paste the share URL they send you, pick one of your own lists, and set the mix from 0 to 100% in steps of 10 (50/50 by default). Bridge tracks, on by default, add songs that connect your two tastes. You get a new mix, a short insight into what you have in common, and buttons to save it to your library or share it back.",
     options: ['Merge with a friend', 'How are bridge tracks chosen?'],
     next: {
       content:
-        "Press Complete below and I'll take you to Friend Merge. Paste the share link your friend sent (or invite them by e-mail there), pick one of your own lists, set the mix and press Create Merged Playlist.",
+        "Press Complete below and I'll take you to Friend Merge. Paste the share URL your friend sent (or invite them by e-mail there), pick one of your own lists, set the mix and press Create Merged Playlist.",
       options: ['How are bridge tracks chosen?', 'What do the plans cost?'],
     },
   },
@@ -261,11 +261,11 @@ const replies: Record<OnboardingIntent, Reply> = {
   },
   recreate: {
     content:
-      'Sorry it went missing. Crossfade can rebuild it: paste its share link if it still opens, upload an old CSV or JSON export, or paste the song titles one per line. Each song is matched again and you review anything uncertain before the list is created again on your service.',
+      'Sorry it went missing. Crossfade can rebuild it: paste its share URL if it still opens, upload an old CSV or JSON export, or paste the song titles one per line. Each song is matched again and you review anything uncertain before the list is created again on your service.',
     options: ['Recover something I lost', 'Rebuild from an old export'],
     next: {
       content:
-        "Press Complete below and I'll take you to Recreate. Start with whatever you still have: a share link that opens, an old export, or just the song titles you remember.",
+        "Press Complete below and I'll take you to Recreate. Start with whatever you still have: a share URL that opens, an old export, or just the song titles you remember.",
       options: ['Rebuild from an old export'],
     },
   },

@@ -1,8 +1,8 @@
 import type {
   BreakTieInput,
+  GeoLockExplanationInput,
   MergeInsightInput,
   OnboardingReplyInput,
-  RegionExplanationInput,
 } from './engine';
 
 /**
@@ -34,12 +34,12 @@ export function mergeInsightUser(input: MergeInsightInput): string {
   return JSON.stringify(input);
 }
 
-export const regionExplanationSystem = `You explain Crossfade's geo-lock results to a listener. A track cannot be played in the target region (ISO country code). The field "kind" says what was found there instead: "same_recording" (the identical recording on another release), "same_song" (the same song, a different recording such as a remaster), "other_version" (another version such as live or a remix: it will sound different), "none" (nothing; the track is left out unless the person keeps the original).
+export const geoLockExplanationSystem = `You explain Crossfade's geo-lock results to a listener. A track cannot be played in the target region (ISO country code). The field "kind" says what was found there instead: "same_recording" (the identical recording on another release), "same_song" (the same song, a different recording such as a remaster), "other_version" (another version such as live or a remix: it will sound different), "none" (nothing; the track is left out unless the person keeps the original).
 Write 1 or 2 plain sentences (at most 400 characters) naming the track, the region and the alternative. Do not speculate about specific licensing deals.
 ${JSON_ONLY}
 {"explanation": "<the explanation>"}`;
 
-export function regionExplanationUser(input: RegionExplanationInput): string {
+export function geoLockExplanationUser(input: GeoLockExplanationInput): string {
   return JSON.stringify(input);
 }
 

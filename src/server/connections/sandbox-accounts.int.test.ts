@@ -163,7 +163,7 @@ describe('the country of a sandbox account', () => {
     const chosen = view.results.flatMap((row) => (row.destinationTrack ? [row.destinationTrack.id] : []));
     expect(chosen.length).toBeGreaterThan(10);
     for (const id of chosen) expect(markets.get(id)).toContain('DE');
-    // The region-locked tracks the playlist holds include some Spotify has in the US but not in DE.
+    // The geo-locked tracks the playlist holds include some Spotify has in the US but not in DE.
     const usOnly = [...markets.values()].filter((list) => list.includes('US') && !list.includes('DE'));
     expect(usOnly.length).toBeGreaterThan(0);
   });

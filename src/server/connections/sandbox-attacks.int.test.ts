@@ -95,7 +95,7 @@ describe('1–3. nobody signs in to, or overwrites, another person’s sandbox a
   it('refuses a Spotify consent naming an account by the public user id, a guessed key or an edited claim', async () => {
     const ada = await victim('ada');
     const before = await accountOf(ada);
-    // What anyone can learn from a share link: the owner's Spotify user id. Nothing of the key is in it.
+    // What anyone can learn from a share URL: the owner's Spotify user id. Nothing of the key is in it.
     expect(before.me.id).toMatch(/^listener-[0-9a-f]{16}$/);
     const publicPart = before.me.id.slice('listener-'.length);
 

@@ -482,6 +482,8 @@ export const mergedPlaylists = pgTable('merged_playlists', {
   /** `[{id, name, artists, album, source: 'you'|'friend'|'both'|'bridge', uri?, service?}]` */
   tracks: jsonb('tracks').$type<unknown[]>().notNull(),
   insightSummary: text('insight_summary').notNull(),
+  /** `anthropic` when a model wrote the insight, `local` when the rules did; null on merges from before 0019. */
+  insightWrittenBy: text('insight_written_by').$type<'anthropic' | 'local'>(),
   mixRatio: jsonb('mix_ratio').$type<[number, number]>().notNull(),
   /** `{you: {...}, friend: {...}}`: where the two sides came from. */
   sources: jsonb('sources').$type<unknown>().notNull(),
@@ -491,9 +493,9 @@ export const mergedPlaylists = pgTable('merged_playlists', {
   createdAt: createdAt(),
 });
 
-/** Shareable ("sniper") links with a public landing page at /l/:slug. */
-export const shareLinks = pgTable(
-  'share_links',
+/** Sniper links: shareable links with a public landing page at /l/:slug. */
+export const links = pgTable(
+  'links',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     userId: uuid('user_id')
@@ -507,37 +509,34 @@ export const shareLinks = pgTable(
     active: boolean('active').notNull().default(true),
     createdAt: createdAt(),
   },
-  (table) => [
-    uniqueIndex('share_links_slug_key').on(table.slug),
-    index('share_links_user_idx').on(table.userId),
-  ],
+  (table) => [uniqueIndex('links_slug_key').on(table.slug), index('links_user_idx').on(table.userId)],
 );
 
-export const shareLinkViews = pgTable(
-  'share_link_views',
+export const linkViews = pgTable(
+  'link_views',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     linkId: uuid('link_id')
       .notNull()
-      .references(() => shareLinks.id, { onDelete: 'cascade' }),
+      .references(() => links.id, { onDelete: 'cascade' }),
     /** A salted hash of the visitor (cookie), so repeat views can be told apart without storing who. */
     visitorHash: text('visitor_hash').notNull(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('share_link_views_link_idx').on(table.linkId, table.at)],
+  (table) => [index('link_views_link_idx').on(table.linkId, table.at)],
 );
 
-export const shareLinkSignups = pgTable(
-  'share_link_signups',
+export const linkSignups = pgTable(
+  'link_signups',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     linkId: uuid('link_id')
       .notNull()
-      .references(() => shareLinks.id, { onDelete: 'cascade' }),
+      .references(() => links.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [uniqueIndex('share_link_signups_email_key').on(table.linkId, sql`lower(${table.email})`)],
+  (table) => [uniqueIndex('link_signups_email_key').on(table.linkId, sql`lower(${table.email})`)],
 );
 
 /** Mail that could not go out through SMTP (none configured) lands here and in DATA_DIR/outbox. */

@@ -100,7 +100,7 @@ async function pool<T>(items: readonly T[], work: (item: T) => Promise<void>) {
 
 export async function findAlternatives(
   provider: MusicProvider,
-  ai: Pick<AiEngine, 'regionExplanation'>,
+  ai: Pick<AiEngine, 'geoLockExplanation'>,
   tracks: readonly NormalizedTrack[],
   region: string,
 ): Promise<AlternativesResult> {
@@ -130,7 +130,7 @@ export async function findAlternatives(
   for (const track of locked) {
     const pick = found.get(track.id) ?? null;
     const kind: AlternativeKind = pick?.kind ?? 'none';
-    const { explanation } = await ai.regionExplanation({
+    const { explanation } = await ai.geoLockExplanation({
       track: summarize(track),
       targetRegion: region,
       alternative: pick ? summarize(pick.track) : null,

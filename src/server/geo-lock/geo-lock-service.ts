@@ -35,7 +35,7 @@ export async function providerForTracks(
   return deps.providers.forUser(user.id, service);
 }
 
-export async function createRegionOptimizedPlaylist(
+export async function createGeoLockPlaylist(
   deps: AppDeps,
   user: SessionUser,
   input: { playlistUrl: string; targetRegion: string; replacements: string[] },

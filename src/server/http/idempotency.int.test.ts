@@ -13,11 +13,11 @@ import {
   idempotencyKeys,
   importedPlaylists,
   jobs,
+  links,
   matchSets,
   mergedPlaylists,
   mergeInvitations,
   savedExports,
-  shareLinks,
   syncRuns,
   syncs,
   transfers,
@@ -233,7 +233,7 @@ const CASES: Record<string, () => Promise<CreateRequest>> = {
     await stopped();
     return { url: `/api/syncs/${sync.id}/rebuild`, count: own(syncRuns) };
   },
-  '/api/links': async () => ({ url: '/api/links', body: { name: unique('link') }, count: own(shareLinks) }),
+  '/api/links': async () => ({ url: '/api/links', body: { name: unique('link') }, count: own(links) }),
   '/api/claude/merge-playlists': async () => ({
     url: '/api/claude/merge-playlists',
     body: {
@@ -270,7 +270,7 @@ const CASES: Record<string, () => Promise<CreateRequest>> = {
     count: async () => rows(mergeInvitations, 'inviter_id', person.userId),
   }),
   '/api/merge/invitations/:token/accept': async () => {
-    // Someone else invites the person, who answers signed in with a share link.
+    // Someone else invites the person, who answers signed in with a share URL.
     const inviter = await signUp('free');
     await connectService(inviter.client, 'spotify');
     const invited = await inviter.client.post('/api/merge/invitations', {
@@ -507,7 +507,7 @@ describe('two posts with the same Idempotency-Key', () => {
     const request: CreateRequest = {
       url: '/api/links',
       body: { name: unique('race'), url },
-      count: own(shareLinks),
+      count: own(links),
     };
     const before = await request.count();
     const key = randomUUID();
@@ -534,10 +534,10 @@ describe('two posts with the same Idempotency-Key', () => {
 describe('refusals', () => {
   it('refuses the same key with another body or another endpoint (422), and creates nothing', async () => {
     const key = randomUUID();
-    const first = await send({ url: '/api/links', body: { name: 'Mine' }, count: own(shareLinks) }, key);
+    const first = await send({ url: '/api/links', body: { name: 'Mine' }, count: own(links) }, key);
     expect(first.status).toBe(201);
-    const before = await own(shareLinks)();
-    const otherBody = await send({ url: '/api/links', body: { name: 'Other' }, count: own(shareLinks) }, key);
+    const before = await own(links)();
+    const otherBody = await send({ url: '/api/links', body: { name: 'Other' }, count: own(links) }, key);
     expect(otherBody.status).toBe(422);
     expect(message(otherBody)).toBe(
       'This Idempotency-Key was already used for a different request (the first was POST /api/links). ' +
@@ -549,12 +549,12 @@ describe('refusals', () => {
     );
     expect(otherPath.status).toBe(422);
     expect(message(otherPath)).toMatch(/\(the first was POST \/api\/links\)/);
-    expect(await own(shareLinks)()).toBe(before);
+    expect(await own(links)()).toBe(before);
   });
 
   it('keeps keys apart per person: another person with the same key gets their own create', async () => {
     const key = randomUUID();
-    const request = { url: '/api/links', body: { name: 'Same' }, count: own(shareLinks) };
+    const request = { url: '/api/links', body: { name: 'Same' }, count: own(links) };
     const mine = await send(request, key);
     const other = await signUp('free');
     const theirs = await send(request, key, other.client);
@@ -565,7 +565,7 @@ describe('refusals', () => {
 
   it('keeps no refusal: after a 4xx the same key runs again', async () => {
     const key = randomUUID();
-    const request = { url: '/api/links', body: { name: '' }, count: own(shareLinks) };
+    const request = { url: '/api/links', body: { name: '' }, count: own(links) };
     const refused = await send(request, key);
     expect(refused.status).toBe(400);
     const again = await send(request, key);
@@ -576,7 +576,7 @@ describe('refusals', () => {
   });
 
   it('refuses a key that is not 1 to 255 visible characters, and ignores keys of signed-out requests', async () => {
-    const request = { url: '/api/links', body: { name: 'x' }, count: own(shareLinks) };
+    const request = { url: '/api/links', body: { name: 'x' }, count: own(links) };
     const long = await send(request, 'k'.repeat(256));
     expect(long.status).toBe(400);
     expect(message(long)).toBe('The Idempotency-Key header must be 1 to 255 visible ASCII characters.');
@@ -586,7 +586,7 @@ describe('refusals', () => {
 
   it('forgets a key after 24 hours: the same request then creates again', async () => {
     const key = randomUUID();
-    const request = { url: '/api/links', body: { name: unique('old') }, count: own(shareLinks) };
+    const request = { url: '/api/links', body: { name: unique('old') }, count: own(links) };
     const before = await request.count();
     expect((await send(request, key)).status).toBe(201);
     await server.deps.db

@@ -95,7 +95,7 @@ describe.skipIf(!usesRealPostgres())('Idempotency-Key over two API processes on 
     await database.connect();
     try {
       const { rows } = await database.query<{ n: number }>(
-        'select count(*)::int as n from share_links where user_id = $1',
+        'select count(*)::int as n from links where user_id = $1',
         [userId],
       );
       expect(rows[0]?.n).toBe(1);

@@ -1,4 +1,4 @@
-import { parseShareLink } from '../service-urls/parse';
+import { parseShareUrl } from '../service-urls/parse';
 
 const MAX_DURATION_MS = 24 * 60 * 60 * 1000;
 
@@ -111,7 +111,7 @@ export const parseAddedAt = (value: string): string | undefined => {
 export const spotifyTrackId = (value: string): string | undefined => {
   const text = value.trim();
   if (text === '') return undefined;
-  const parsed = parseShareLink(text);
+  const parsed = parseShareUrl(text);
   return parsed.ok && parsed.link.service === 'spotify' && parsed.link.type === 'track'
     ? parsed.link.id
     : undefined;

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { and, count, desc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
 import {
   LINK_STATS_DAYS,
+  type LinkDto,
   type LinkStats,
   type LinkTarget,
   linkTargetSchema,
-  type ShareLinkDto,
 } from '../../shared/api/links';
 import type { Database } from '../db/client';
-import { shareLinkSignups, shareLinks, shareLinkViews } from '../db/schema';
+import { linkSignups, links, linkViews } from '../db/schema';
 import { isUuid } from '../db/uuid';
 
 /** A visitor counts once per hour per link. */
@@ -17,7 +17,7 @@ const SLUG_LENGTH = 8;
 const SLUG_ALPHABET = 'abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const DAY_MS = 24 * 60 * 60_000;
 
-type LinkRow = typeof shareLinks.$inferSelect;
+type LinkRow = typeof links.$inferSelect;
 
 /** Unambiguous characters only (no 0/O, 1/l/I), since people read these links aloud and retype them. */
 export function newSlug(): string {
@@ -36,7 +36,7 @@ export function signupRate(followers: number, views: number): number {
   return views === 0 ? 0 : followers / views;
 }
 
-function toDto(row: LinkRow, views: number, followers: number): ShareLinkDto {
+function toDto(row: LinkRow, views: number, followers: number): LinkDto {
   return {
     id: row.id,
     slug: row.slug,
@@ -53,11 +53,11 @@ function toDto(row: LinkRow, views: number, followers: number): ShareLinkDto {
 export async function createLink(
   db: Database,
   input: { userId: string; name: string; targetUrl: string | null; target: LinkTarget | null },
-): Promise<ShareLinkDto> {
+): Promise<LinkDto> {
   // Eight characters from 56 make a collision vanishingly rare; retry anyway rather than fail.
   for (let attempt = 0; ; attempt++) {
     const rows = await db
-      .insert(shareLinks)
+      .insert(links)
       .values({ ...input, slug: newSlug() })
       .onConflictDoNothing()
       .returning();
@@ -71,15 +71,15 @@ async function countsFor(db: Database, linkIds: string[]) {
   if (linkIds.length === 0) return { views: new Map<string, number>(), signups: new Map<string, number>() };
   const [viewRows, signupRows] = await Promise.all([
     db
-      .select({ linkId: shareLinkViews.linkId, n: count() })
-      .from(shareLinkViews)
-      .where(inArray(shareLinkViews.linkId, linkIds))
-      .groupBy(shareLinkViews.linkId),
+      .select({ linkId: linkViews.linkId, n: count() })
+      .from(linkViews)
+      .where(inArray(linkViews.linkId, linkIds))
+      .groupBy(linkViews.linkId),
     db
-      .select({ linkId: shareLinkSignups.linkId, n: count() })
-      .from(shareLinkSignups)
-      .where(inArray(shareLinkSignups.linkId, linkIds))
-      .groupBy(shareLinkSignups.linkId),
+      .select({ linkId: linkSignups.linkId, n: count() })
+      .from(linkSignups)
+      .where(inArray(linkSignups.linkId, linkIds))
+      .groupBy(linkSignups.linkId),
   ]);
   return {
     views: new Map(viewRows.map((row) => [row.linkId, Number(row.n)])),
@@ -87,12 +87,8 @@ async function countsFor(db: Database, linkIds: string[]) {
   };
 }
 
-export async function listLinks(db: Database, userId: string): Promise<ShareLinkDto[]> {
-  const rows = await db
-    .select()
-    .from(shareLinks)
-    .where(eq(shareLinks.userId, userId))
-    .orderBy(desc(shareLinks.createdAt));
+export async function listLinks(db: Database, userId: string): Promise<LinkDto[]> {
+  const rows = await db.select().from(links).where(eq(links.userId, userId)).orderBy(desc(links.createdAt));
   const { views, signups } = await countsFor(
     db,
     rows.map((row) => row.id),
@@ -105,13 +101,13 @@ export async function findOwnLink(db: Database, userId: string, linkId: string) 
   if (!isUuid(linkId)) return undefined;
   const [row] = await db
     .select()
-    .from(shareLinks)
-    .where(and(eq(shareLinks.id, linkId), eq(shareLinks.userId, userId)));
+    .from(links)
+    .where(and(eq(links.id, linkId), eq(links.userId, userId)));
   return row;
 }
 
-export async function setActive(db: Database, row: LinkRow, active: boolean): Promise<ShareLinkDto> {
-  const [updated] = await db.update(shareLinks).set({ active }).where(eq(shareLinks.id, row.id)).returning();
+export async function setActive(db: Database, row: LinkRow, active: boolean): Promise<LinkDto> {
+  const [updated] = await db.update(links).set({ active }).where(eq(links.id, row.id)).returning();
   const current = updated ?? row;
   const { views, signups } = await countsFor(db, [current.id]);
   return toDto(current, views.get(current.id) ?? 0, signups.get(current.id) ?? 0);
@@ -119,7 +115,7 @@ export async function setActive(db: Database, row: LinkRow, active: boolean): Pr
 
 export async function findBySlug(db: Database, slug: string) {
   if (!/^[A-Za-z0-9]{1,32}$/.test(slug)) return undefined;
-  const [row] = await db.select().from(shareLinks).where(eq(shareLinks.slug, slug));
+  const [row] = await db.select().from(links).where(eq(links.slug, slug));
   return row;
 }
 
@@ -127,28 +123,22 @@ export async function findBySlug(db: Database, slug: string) {
 export async function recordView(db: Database, linkId: string, visitorHash: string, now = new Date()) {
   const since = new Date(now.getTime() - VIEW_DEDUPE_MS);
   const [recent] = await db
-    .select({ id: shareLinkViews.id })
-    .from(shareLinkViews)
-    .where(
-      and(
-        eq(shareLinkViews.linkId, linkId),
-        eq(shareLinkViews.visitorHash, visitorHash),
-        gt(shareLinkViews.at, since),
-      ),
-    )
+    .select({ id: linkViews.id })
+    .from(linkViews)
+    .where(and(eq(linkViews.linkId, linkId), eq(linkViews.visitorHash, visitorHash), gt(linkViews.at, since)))
     .limit(1);
   if (recent) return false;
-  await db.insert(shareLinkViews).values({ linkId, visitorHash, at: now });
+  await db.insert(linkViews).values({ linkId, visitorHash, at: now });
   return true;
 }
 
 /** True when the address is new for this link; the same address in any letter case counts once. */
 export async function addSignup(db: Database, linkId: string, email: string): Promise<boolean> {
   const rows = await db
-    .insert(shareLinkSignups)
+    .insert(linkSignups)
     .values({ linkId, email })
     .onConflictDoNothing()
-    .returning({ id: shareLinkSignups.id });
+    .returning({ id: linkSignups.id });
   return rows.length > 0;
 }
 
@@ -158,19 +148,19 @@ const dayKey = (date: Date) => date.toISOString().slice(0, 10);
 export async function linkStats(db: Database, linkId: string, now = new Date()): Promise<LinkStats> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const start = new Date(today - (LINK_STATS_DAYS - 1) * DAY_MS);
-  const day = (column: typeof shareLinkViews.at | typeof shareLinkSignups.at) =>
+  const day = (column: typeof linkViews.at | typeof linkSignups.at) =>
     sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`;
   const [viewRows, signupRows] = await Promise.all([
     db
-      .select({ day: day(shareLinkViews.at), n: count() })
-      .from(shareLinkViews)
-      .where(and(eq(shareLinkViews.linkId, linkId), gte(shareLinkViews.at, start)))
-      .groupBy(day(shareLinkViews.at)),
+      .select({ day: day(linkViews.at), n: count() })
+      .from(linkViews)
+      .where(and(eq(linkViews.linkId, linkId), gte(linkViews.at, start)))
+      .groupBy(day(linkViews.at)),
     db
-      .select({ day: day(shareLinkSignups.at), n: count() })
-      .from(shareLinkSignups)
-      .where(and(eq(shareLinkSignups.linkId, linkId), gte(shareLinkSignups.at, start)))
-      .groupBy(day(shareLinkSignups.at)),
+      .select({ day: day(linkSignups.at), n: count() })
+      .from(linkSignups)
+      .where(and(eq(linkSignups.linkId, linkId), gte(linkSignups.at, start)))
+      .groupBy(day(linkSignups.at)),
   ]);
   const views = new Map(viewRows.map((row) => [row.day, Number(row.n)]));
   const signups = new Map(signupRows.map((row) => [row.day, Number(row.n)]));

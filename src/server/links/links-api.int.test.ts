@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LINK_MESSAGES, type LinkStats, type PublicLink, type ShareLinkDto } from '../../shared/api/links';
-import { SHARE_LINK_MESSAGES } from '../service-urls/parse';
+import { LINK_MESSAGES, type LinkDto, type LinkStats, type PublicLink } from '../../shared/api/links';
+import { SHARE_URL_MESSAGES } from '../service-urls/parse';
 import { connectService } from '../testing/connect-service';
 import { startTestServer, type TestClient, type TestServer } from '../testing/test-server';
 
@@ -26,19 +26,19 @@ async function signedIn(): Promise<TestClient> {
 
 const message = (body: unknown) => (body as { message?: string }).message;
 
-async function createLink(client: TestClient, body: unknown): Promise<ShareLinkDto> {
+async function createLink(client: TestClient, body: unknown): Promise<LinkDto> {
   const response = await client.post('/api/links', body);
   expect(response.status, response.text).toBe(201);
-  return response.body as ShareLinkDto;
+  return response.body as LinkDto;
 }
 
-async function ownLink(client: TestClient, id: string): Promise<ShareLinkDto | undefined> {
+async function ownLink(client: TestClient, id: string): Promise<LinkDto | undefined> {
   const list = await client.get('/api/links');
   expect(list.status).toBe(200);
-  return (list.body as ShareLinkDto[]).find((link) => link.id === id);
+  return (list.body as LinkDto[]).find((link) => link.id === id);
 }
 
-/** A Spotify track from the demo library, as its share link. */
+/** A Spotify track from the demo library, as its share URL. */
 async function demoTrack(client: TestClient): Promise<{ url: string; name: string }> {
   const playlists = await client.get('/api/playlists/spotify');
   const first = (playlists.body as { id: string; kind?: string }[]).find((p) => p.kind === 'playlist');
@@ -68,8 +68,8 @@ describe('creating a link', () => {
   );
 
   it.each([
-    ['https://example.com/track/1', SHARE_LINK_MESSAGES.notOurs],
-    ['https://spotify.link/abc', SHARE_LINK_MESSAGES.spotifyShortLink],
+    ['https://example.com/track/1', SHARE_URL_MESSAGES.notOurs],
+    ['https://spotify.link/abc', SHARE_URL_MESSAGES.spotifyShortLink],
     ['https://open.spotify.com/artist/0OdUWJ0sBjDrqHygGUXeCF', 'a track or playlist'],
   ])('refuses %s with the parser message', async (url, expected) => {
     const client = await signedIn();

@@ -72,7 +72,7 @@ export async function createInvitation(
       text: [
         `${user.username} invited you to blend your music with their playlist "${own.name}" on Crossfade.`,
         '',
-        'Pick one of your playlists (or paste a Spotify or Apple Music share link) and Crossfade mixes the two:',
+        'Pick one of your playlists (or paste a Spotify or Apple Music share URL) and Crossfade mixes the two:',
         url,
         '',
         `The link works for ${INVITATION_TTL_DAYS} days.`,
@@ -130,7 +130,7 @@ export async function acceptInvitation(
   if (input.shareUrl) {
     friend = await loadSharedSide(deps, user, { playlistId: input.shareUrl });
   } else if (input.playlistId) {
-    if (!user) throw unauthorized('Sign in to use one of your own playlists, or paste a share link.');
+    if (!user) throw unauthorized('Sign in to use one of your own playlists, or paste a share URL.');
     friend = await loadOwnSide(deps, user, { playlistId: input.playlistId, service: input.service });
   } else {
     throw badRequest(MERGE_MESSAGES.bothPlaylists);

@@ -100,6 +100,11 @@ describe('POST /api/claude/merge-playlists', () => {
     const merge = answer.body as MergePlaylistsResponse;
     expect(merge.playlistName.length).toBeGreaterThan(0);
     expect(merge.insightSummary.length).toBeGreaterThan(0);
+    // No model runs in these tests: the server says the local rules wrote the insight (no "AI" on the page).
+    expect(merge.insightWrittenBy).toBe('local');
+    const shown = (await server.newClient().get(`/api/merged-playlists/${merge.newPlaylistId}`))
+      .body as MergedPlaylist;
+    expect(shown.insightWrittenBy).toBe('local');
 
     const mine = new Set(
       (
@@ -463,7 +468,7 @@ describe('merge invitations', () => {
     expect((await kim.get('/api/merge/invitations')).body).toEqual([]);
   });
 
-  it('accepts an Apple Music share link from a friend who is not signed in', async () => {
+  it('accepts an Apple Music share URL from a friend who is not signed in', async () => {
     const created = (
       await sam.post('/api/merge/invitations', {
         playlistId: byName('Gym Rotation').id,

@@ -150,6 +150,7 @@ export async function createMerge(deps: AppDeps, input: CreateMergeInput): Promi
     name: insight.playlistName,
     tracks: stored,
     insightSummary: publicInsight.insightSummary,
+    insightWrittenBy: publicInsight.writtenBy,
     mixRatio: input.mixRatio,
     sources: {
       you: { service: you.service, playlistId: you.playlistId, name: you.name, owner: you.owner },
@@ -168,6 +169,7 @@ export async function createMerge(deps: AppDeps, input: CreateMergeInput): Promi
       playlistName: insight.playlistName,
       tracks: stored.map(toMergedTrack),
       insightSummary: insight.insightSummary,
+      insightWrittenBy: insight.writtenBy,
       newPlaylistId,
     },
     forFriend: async () => {
@@ -177,6 +179,7 @@ export async function createMerge(deps: AppDeps, input: CreateMergeInput): Promi
         playlistName: insight.playlistName,
         tracks: stored.map((track) => ({ ...toMergedTrack(track), source: SWAPPED_SOURCE[track.source] })),
         insightSummary: told.insightSummary,
+        insightWrittenBy: told.writtenBy,
         newPlaylistId,
       };
     },
@@ -217,6 +220,7 @@ export async function publicMergedPlaylist(
     name: row.name,
     tracks: row.tracks.map(toMergedTrack),
     insightSummary: row.insightSummary,
+    ...(row.insightWrittenBy ? { insightWrittenBy: row.insightWrittenBy } : {}),
     mixRatio: row.mixRatio,
     createdAt: row.createdAt.toISOString(),
     ...(yourSide ? { yourPlaylist: yourSide } : {}),

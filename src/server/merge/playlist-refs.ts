@@ -24,7 +24,7 @@ export function splitServiceId(value: string): { service?: ServiceId; id: string
 
 const looksLikeLink = (value: string) => value.includes('/') || value.startsWith('spotify:playlist:');
 
-/** A link the share-link parser reads back into this playlist id. */
+/** A link the share-URL parser reads back into this playlist id. */
 export function linkFor(service: ServiceId, id: string): string {
   if (service === 'spotify') return `https://open.spotify.com/playlist/${encodeURIComponent(id)}`;
   if (id.startsWith('p.')) return `https://music.apple.com/library/playlist/${encodeURIComponent(id)}`;
@@ -74,7 +74,7 @@ export async function loadOwnSide(
   };
 }
 
-/** A playlist someone shared: a share link, `<service>:<id>`, or an id with its service. */
+/** A playlist someone shared: a share URL, `<service>:<id>`, or an id with its service. */
 export async function loadSharedSide(
   deps: AppDeps,
   user: SessionUser | null,

@@ -115,7 +115,7 @@ export interface CreatedPlaylist {
   url: string;
 }
 
-/** Parsed share link (see src/server/service-urls). */
+/** Parsed share URL (see src/server/service-urls). */
 export interface SharedPlaylistRef {
   service: ServiceId;
   id: string;

@@ -55,7 +55,7 @@ const SKIP_WORDS: Record<SkipReason, string> = {
   unreadable: 'could not be read from the service',
 };
 
-/** A playlist that still opens by its share link is copied as it is now, skipped entries reported. */
+/** A playlist that still opens by its share URL is copied as it is now, skipped entries reported. */
 export async function recreateFromLink(
   deps: AppDeps,
   user: SessionUser,

@@ -6,11 +6,7 @@ import {
 } from '../../shared/api/geo-lock';
 import type { AppDeps, AppEnv } from '../app-context';
 import { findAlternatives } from '../geo-lock/find-alternatives';
-import {
-  createRegionOptimizedPlaylist,
-  providerForTracks,
-  serviceOfTrackId,
-} from '../geo-lock/geo-lock-service';
+import { createGeoLockPlaylist, providerForTracks, serviceOfTrackId } from '../geo-lock/geo-lock-service';
 import { requireUser } from '../http/require-user';
 import { readJson } from '../http/validation';
 import type { NormalizedTrack } from '../providers/types';
@@ -20,7 +16,7 @@ import { DAY_MS, enforceRateLimit } from '../security/rate-limit';
 export function geoLockRoutes(deps: AppDeps) {
   // Every checked track spends calls of the shared catalog quota: a daily allowance per account, ten times
   // larger on the paid plans.
-  const freeTracksPerDay = deps.config.REGION_LOCK_TRACKS_PER_DAY;
+  const freeTracksPerDay = deps.config.GEO_LOCK_TRACKS_PER_DAY;
   const quota = (plan: string) => ({
     bucket: 'geo-lock-tracks',
     limit: plan === 'free' ? freeTracksPerDay : freeTracksPerDay * 10,
@@ -58,6 +54,6 @@ export function geoLockRoutes(deps: AppDeps) {
     .post('/create-region-optimized-playlist', async (c) => {
       const user = requireUser(c);
       const body = await readJson(c, createRegionPlaylistRequestSchema);
-      return c.json(await createRegionOptimizedPlaylist(deps, user, body));
+      return c.json(await createGeoLockPlaylist(deps, user, body));
     });
 }

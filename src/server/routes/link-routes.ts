@@ -28,7 +28,7 @@ import { resolveLinkTarget } from '../links/resolve-target';
 import { visitorHash } from '../links/visitor';
 import { enforceRateLimit, HOUR_MS } from '../security/rate-limit';
 
-/** Shareable ("sniper") links: the owner's /api/links and the public /api/public/links/:slug. */
+/** Sniper links: the owner's /api/links and the public /api/public/links/:slug. */
 export function linkRoutes(deps: AppDeps) {
   const activeLink = async (slug: string) => {
     const link = await findBySlug(deps.db, slug);

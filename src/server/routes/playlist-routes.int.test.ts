@@ -28,7 +28,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server.close());
 
-describe('reading playlists from share links', () => {
+describe('reading playlists from share URLs', () => {
   it('reads the person’s own Spotify playlist from any link form, reporting what is not a track', async () => {
     const oldPhone = playlists.find((playlist) => playlist.name === 'Old Phone Imports') as PlaylistSummary;
     for (const link of [

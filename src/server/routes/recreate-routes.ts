@@ -5,7 +5,7 @@ import { requireUser } from '../http/require-user';
 import { readJson } from '../http/validation';
 import { recreateFromLink, recreateFromList } from '../recreate/recreate-playlist';
 
-/** /recreate: a lost playlist rebuilt from a pasted list or a share link, then handed to the wizard. */
+/** /recreate: a lost playlist rebuilt from a pasted list or a share URL, then handed to the wizard. */
 export function recreateRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .post('/recreate', async (c) => {

@@ -29,7 +29,7 @@ beforeAll(async () => {
       MERGE_INVITATIONS_PER_DAY: '2',
       EVENTS_PER_10_SECONDS: '100',
       ONBOARDING_REPLIES_PER_MINUTE: '3',
-      REGION_LOCK_TRACKS_PER_DAY: '30',
+      GEO_LOCK_TRACKS_PER_DAY: '30',
     },
   });
 });

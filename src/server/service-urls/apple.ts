@@ -1,5 +1,5 @@
-import { SHARE_LINK_MESSAGES as M } from './messages';
-import type { ShareLinkResult } from './types';
+import { SHARE_URL_MESSAGES as M } from './messages';
+import type { ShareUrlResult } from './types';
 
 /** Catalog playlists: user-shared `pl.u-…` and editorial `pl.<hex>`. */
 export const APPLE_CATALOG_PLAYLIST_ID = /^pl\.(?:u-[A-Za-z0-9]{4,64}|[0-9a-f]{8,64})$/;
@@ -25,7 +25,7 @@ const idSegment = (afterType: readonly string[]): string | undefined =>
  * Path segments (non-empty, still percent-encoded) and the `i` query parameter of a music.apple.com,
  * embed.music.apple.com or itunes.apple.com link.
  */
-export const parseApplePath = (segments: readonly string[], songParam: string | null): ShareLinkResult => {
+export const parseApplePath = (segments: readonly string[], songParam: string | null): ShareUrlResult => {
   let rest = segments;
   let storefront: string | undefined;
   if (rest[0] !== undefined && STOREFRONT.test(rest[0])) {

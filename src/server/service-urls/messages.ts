@@ -1,7 +1,7 @@
-import type { ShareLinkType } from './types';
+import type { ShareUrlType } from './types';
 
-/** Every message a person can see from the share-link parser, in one place so tests can name them. */
-export const SHARE_LINK_MESSAGES = {
+/** Every message a person can see from the share-URL parser, in one place so tests can name them. */
+export const SHARE_URL_MESSAGES = {
   empty: 'Paste a Spotify or Apple Music link.',
   tooLong: 'This is too long to be a Spotify or Apple Music link.',
   notOurs: 'This is not a Spotify or Apple Music link.',
@@ -19,7 +19,7 @@ export const SHARE_LINK_MESSAGES = {
   appleNoStorefront: 'This Apple Music link is missing its country part (such as /us/); copy the link again.',
 } as const;
 
-const ARTICLE: Record<ShareLinkType, string> = {
+const ARTICLE: Record<ShareUrlType, string> = {
   playlist: 'a playlist',
   'library-playlist': 'a library playlist',
   track: 'a track',
@@ -31,5 +31,5 @@ const ARTICLE: Record<ShareLinkType, string> = {
 };
 
 /** "Crossfade needs a playlist link here, not an album link." */
-export const wrongTypeMessage = (wanted: string, got: ShareLinkType): string =>
+export const wrongTypeMessage = (wanted: string, got: ShareUrlType): string =>
   `Crossfade needs ${wanted} link here, not ${ARTICLE[got]} link.`;

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PublicLink, ShareLinkDto } from '../../shared/api/links';
+import type { LinkDto, PublicLink } from '../../shared/api/links';
 import type { MergePlaylistsResponse, SavePlaylistResponse } from '../../shared/api/merge';
 import type { PlaylistSummary } from '../../shared/api/playlists';
 import type { MatchSetView, TransferResult } from '../../shared/api/transfer';
@@ -15,7 +15,7 @@ import { waitUntil } from '../testing/wait-until';
  * Issue 23: every "Open in …" address and `destinationUrl` the app hands out in sandbox mode is the
  * emulator's own page for that object, and the emulator answers it with 200: a playlist transfer each way, a
  * saved album's transfer (the batch page's album rows show the same address), a merged playlist saved, a
- * region-locked playlist created, and the public link page's exact items and searches.
+ * geo-locked playlist created, and the public link page's exact items and searches.
  */
 let server: TestServer;
 let person: TestClient;
@@ -109,7 +109,7 @@ describe('every "Open in …" address in sandbox mode', () => {
       handedOut.push({ flow: `history: ${entry.name}`, url: entry.destinationUrl });
   }, 400_000);
 
-  it('a merged playlist saved, and a region-locked playlist created', async () => {
+  it('a merged playlist saved, and a geo-locked playlist created', async () => {
     const appleJazz = (await listOf('apple')).find((playlist) => playlist.name === 'Late Night Jazz');
     const spotifyRoadTrip = (await listOf('spotify')).find((playlist) => playlist.name === 'Road Trip');
     const merged = await person.post('/api/claude/merge-playlists', {
@@ -136,7 +136,7 @@ describe('every "Open in …" address in sandbox mode', () => {
       replacements: [],
     });
     expect(region.status, region.text).toBe(200);
-    handedOut.push({ flow: 'region-locked playlist', url: (region.body as { url: string }).url });
+    handedOut.push({ flow: 'geo-locked playlist', url: (region.body as { url: string }).url });
   }, 200_000);
 
   it('the public link page: exact items and searches, in the owner’s storefront', async () => {
@@ -148,7 +148,7 @@ describe('every "Open in …" address in sandbox mode', () => {
         })
       ).body as { tracks: { id: string }[] }
     ).tracks;
-    const links: ShareLinkDto[] = [];
+    const links: LinkDto[] = [];
     for (const body of [
       { name: 'A track', url: `https://open.spotify.com/track/${tracks[0]?.id}` },
       { name: 'Road Trip', url: `https://open.spotify.com/playlist/${spotifyRoadTrip?.id}` },
@@ -156,7 +156,7 @@ describe('every "Open in …" address in sandbox mode', () => {
     ]) {
       const created = await person.post('/api/links', body);
       expect(created.status, created.text).toBe(201);
-      links.push(created.body as ShareLinkDto);
+      links.push(created.body as LinkDto);
     }
     for (const link of links) {
       // A visitor who is not signed in, and the owner.

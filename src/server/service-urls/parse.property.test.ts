@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { APPLE_CATALOG_PLAYLIST_ID, APPLE_LIBRARY_PLAYLIST_ID, APPLE_NUMERIC_ID } from './apple';
-import { parseShareLink } from './parse';
+import { parseShareUrl } from './parse';
 import { SPOTIFY_ID } from './spotify';
 
 const spotifyId = fc.stringMatching(/^[A-Za-z0-9]{22}$/);
@@ -35,7 +35,7 @@ const optionalSlug = fc.option(
   { nil: '' },
 );
 
-describe('share-link properties', () => {
+describe('share-URL properties', () => {
   it('reads any valid Spotify id and type in every accepted web form', () => {
     fc.assert(
       fc.property(
@@ -50,7 +50,7 @@ describe('share-link properties', () => {
         fragment,
         (id, type, s, host, lang, embed, slashes, q, f) => {
           const url = `${s}${host}${lang}${embed ? '/embed' : ''}/${type}/${id}${slashes}${q}${f}`;
-          expect(parseShareLink(url)).toEqual({ ok: true, link: { service: 'spotify', type, id } });
+          expect(parseShareUrl(url)).toEqual({ ok: true, link: { service: 'spotify', type, id } });
         },
       ),
     );
@@ -61,11 +61,11 @@ describe('share-link properties', () => {
     fc.assert(
       fc.property(spotifyId, spotifyType, userId, scheme, query, (id, type, user, s, q) => {
         const expectedPlaylist = { ok: true, link: { service: 'spotify', type: 'playlist', id } };
-        expect(parseShareLink(`${s}open.spotify.com/user/${user}/playlist/${id}${q}`)).toEqual(
+        expect(parseShareUrl(`${s}open.spotify.com/user/${user}/playlist/${id}${q}`)).toEqual(
           expectedPlaylist,
         );
-        expect(parseShareLink(`spotify:user:${user}:playlist:${id}`)).toEqual(expectedPlaylist);
-        expect(parseShareLink(`spotify:${type}:${id}`)).toEqual({
+        expect(parseShareUrl(`spotify:user:${user}:playlist:${id}`)).toEqual(expectedPlaylist);
+        expect(parseShareUrl(`spotify:${type}:${id}`)).toEqual({
           ok: true,
           link: { service: 'spotify', type, id },
         });
@@ -95,15 +95,15 @@ describe('share-link properties', () => {
         trailingSlashes,
         (s, h, sf, sl, pl, albumId, songId, slashes) => {
           const base = `${s}${h}/${sf}`;
-          expect(parseShareLink(`${base}/playlist${sl}/${pl}${slashes}`)).toEqual({
+          expect(parseShareUrl(`${base}/playlist${sl}/${pl}${slashes}`)).toEqual({
             ok: true,
             link: { service: 'apple', type: 'playlist', id: pl, storefront: sf },
           });
-          expect(parseShareLink(`${base}/song${sl}/${songId}`)).toEqual({
+          expect(parseShareUrl(`${base}/song${sl}/${songId}`)).toEqual({
             ok: true,
             link: { service: 'apple', type: 'song', id: songId, storefront: sf },
           });
-          expect(parseShareLink(`${base}/album${sl}/${albumId}${slashes}?i=${songId}&ls=1`)).toEqual({
+          expect(parseShareUrl(`${base}/album${sl}/${albumId}${slashes}?i=${songId}&ls=1`)).toEqual({
             ok: true,
             link: { service: 'apple', type: 'album', id: albumId, storefront: sf, songId },
           });
@@ -115,7 +115,7 @@ describe('share-link properties', () => {
   it('reads any Apple library playlist id', () => {
     fc.assert(
       fc.property(scheme, fc.stringMatching(/^p\.[A-Za-z0-9]{4,30}$/), query, (s, id, q) => {
-        expect(parseShareLink(`${s}music.apple.com/library/playlist/${id}${q}`)).toEqual({
+        expect(parseShareUrl(`${s}music.apple.com/library/playlist/${id}${q}`)).toEqual({
           ok: true,
           link: { service: 'apple', type: 'library-playlist', id },
         });
@@ -141,7 +141,7 @@ describe('share-link properties', () => {
     );
     fc.assert(
       fc.property(prefixes, text, (prefix, rest) => {
-        const result = parseShareLink(prefix + rest);
+        const result = parseShareUrl(prefix + rest);
         if (!result.ok) {
           expect(result.message.length).toBeGreaterThan(0);
           return;
@@ -184,9 +184,9 @@ describe('share-link properties', () => {
     fc.assert(
       fc.property(lookAlike, path, scheme, knownHost, (host, p, s, realHost) => {
         fc.pre(!known.includes(host.toLowerCase()));
-        expect(parseShareLink(`${s || 'https://'}${host}${p}`).ok).toBe(false);
-        expect(parseShareLink(`https://${realHost}@${host}${p}`).ok).toBe(false);
-        expect(parseShareLink(`https://${realHost}:pw@${host}${p}`).ok).toBe(false);
+        expect(parseShareUrl(`${s || 'https://'}${host}${p}`).ok).toBe(false);
+        expect(parseShareUrl(`https://${realHost}@${host}${p}`).ok).toBe(false);
+        expect(parseShareUrl(`https://${realHost}:pw@${host}${p}`).ok).toBe(false);
       }),
       { numRuns: 1000 },
     );

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  SHARE_LINK_MESSAGES as M,
-  parsePlaylistLink,
-  parseShareLink,
-  parseTrackOrPlaylistLink,
-} from './parse';
-import type { ShareLink } from './types';
+import { SHARE_URL_MESSAGES as M, parsePlaylistLink, parseShareUrl, parseTrackOrPlaylistLink } from './parse';
+import type { ParsedShareUrl } from './types';
 
 const PL = '37i9dQZF1DXcBWIGoYBM5M';
 const TR = '4uLU6hMCjMI75M1A2tKUQC';
@@ -13,7 +8,7 @@ const AL = '1DFixLWuPkv3KT3TnV35m3';
 const APPLE_PL = 'pl.f4d106fed2bd41149aaacabb233eb5eb';
 const APPLE_USER_PL = 'pl.u-76oNlbAUvJ5Xqr';
 
-const valid: Array<[string, ShareLink]> = [
+const valid: Array<[string, ParsedShareUrl]> = [
   [`https://open.spotify.com/playlist/${PL}`, { service: 'spotify', type: 'playlist', id: PL }],
   [
     `https://open.spotify.com/playlist/${PL}?si=a1b2c3d4e5f64a7b`,
@@ -156,18 +151,18 @@ const invalid: Array<[string, string]> = [
   [`https://open.spotify.com/playlist/${PL}?si=${'a'.repeat(2100)}`, M.tooLong],
 ];
 
-describe('parseShareLink', () => {
+describe('parseShareUrl', () => {
   it.each(valid)('reads %s', (input, expected) => {
-    expect(parseShareLink(input)).toEqual({ ok: true, link: expected });
+    expect(parseShareUrl(input)).toEqual({ ok: true, link: expected });
   });
 
   it.each(invalid)('refuses %j', (input, message) => {
-    expect(parseShareLink(input)).toEqual({ ok: false, message });
+    expect(parseShareUrl(input)).toEqual({ ok: false, message });
   });
 
   it('never puts a URL into its answer, only ids', () => {
     for (const [input] of valid) {
-      expect(JSON.stringify(parseShareLink(input))).not.toMatch(/https?:|\/\//);
+      expect(JSON.stringify(parseShareUrl(input))).not.toMatch(/https?:|\/\//);
     }
   });
 });

@@ -1,14 +1,14 @@
 import type { ServiceId } from '../../shared/services';
 import type { SharedPlaylistRef } from '../providers/types';
 import { parseApplePath } from './apple';
-import { SHARE_LINK_MESSAGES as M, wrongTypeMessage } from './messages';
+import { SHARE_URL_MESSAGES as M, wrongTypeMessage } from './messages';
 import { parseSpotifyPath, parseSpotifyUri } from './spotify';
-import type { LinkFailure, ShareLink, ShareLinkResult } from './types';
+import type { LinkFailure, ParsedShareUrl, ShareUrlResult } from './types';
 
-export { SHARE_LINK_MESSAGES } from './messages';
-export type { LinkFailure, ShareLink, ShareLinkResult, ShareLinkType } from './types';
+export { SHARE_URL_MESSAGES } from './messages';
+export type { LinkFailure, ParsedShareUrl, ShareUrlResult, ShareUrlType } from './types';
 
-export const MAX_SHARE_LINK_LENGTH = 2048;
+export const MAX_SHARE_URL_LENGTH = 2048;
 
 const SPOTIFY_HOST = 'open.spotify.com';
 const APPLE_HOSTS: ReadonlySet<string> = new Set([
@@ -51,12 +51,12 @@ const toUrl = (text: string): URL | undefined => {
 const pathSegments = (pathname: string): string[] => pathname.split('/').filter((segment) => segment !== '');
 
 /**
- * Reads a Spotify or Apple Music share link (web link, `spotify:` URI, embed and legacy forms) into ids.
+ * Reads a Spotify or Apple Music share URL (web link, `spotify:` URI, embed and legacy forms) into ids.
  * Never throws. Everything that is not one of the known hosts over http(s), without userinfo or port, fails.
  */
-export const parseShareLink = (input: string): ShareLinkResult => {
+export const parseShareUrl = (input: string): ShareUrlResult => {
   if (typeof input !== 'string') return fail(M.notOurs);
-  if (input.length > MAX_SHARE_LINK_LENGTH) return fail(M.tooLong);
+  if (input.length > MAX_SHARE_URL_LENGTH) return fail(M.tooLong);
   const text = input.trim();
   if (text === '') return fail(M.empty);
   if (UNSAFE_CHARACTER.test(text)) return fail(M.notOurs);
@@ -74,9 +74,9 @@ export const parseShareLink = (input: string): ShareLinkResult => {
 };
 
 /** The type a person would call the link: an album link that highlights a song (`?i=`) is a song link. */
-const perceivedType = (link: ShareLink) => (link.songId === undefined ? link.type : 'song');
+const perceivedType = (link: ParsedShareUrl) => (link.songId === undefined ? link.type : 'song');
 
-const playlistRef = (link: ShareLink): SharedPlaylistRef | undefined => {
+const playlistRef = (link: ParsedShareUrl): SharedPlaylistRef | undefined => {
   if (link.type === 'library-playlist') return { service: link.service, id: link.id };
   if (link.type !== 'playlist') return undefined;
   return link.storefront === undefined
@@ -84,14 +84,14 @@ const playlistRef = (link: ShareLink): SharedPlaylistRef | undefined => {
     : { service: link.service, id: link.id, storefront: link.storefront };
 };
 
-export type PlaylistLinkResult = { ok: true; ref: SharedPlaylistRef; link: ShareLink } | LinkFailure;
+export type PlaylistLinkResult = { ok: true; ref: SharedPlaylistRef; link: ParsedShareUrl } | LinkFailure;
 
 /**
  * A link that must name a playlist: a Spotify playlist, an Apple catalog playlist (`pl.…`, with its
  * storefront) or an Apple library playlist (`p.…`, no storefront; only its owner can read it).
  */
 export const parsePlaylistLink = (input: string): PlaylistLinkResult => {
-  const parsed = parseShareLink(input);
+  const parsed = parseShareUrl(input);
   if (!parsed.ok) return parsed;
   const ref = playlistRef(parsed.link);
   if (ref === undefined) return fail(wrongTypeMessage('a playlist', perceivedType(parsed.link)));
@@ -110,10 +110,10 @@ export type TrackOrPlaylistTarget =
   | { kind: 'track'; track: SharedTrackRef };
 
 export type TrackOrPlaylistLinkResult =
-  | { ok: true; target: TrackOrPlaylistTarget; link: ShareLink }
+  | { ok: true; target: TrackOrPlaylistTarget; link: ParsedShareUrl }
   | LinkFailure;
 
-const trackRef = (link: ShareLink): SharedTrackRef | undefined => {
+const trackRef = (link: ParsedShareUrl): SharedTrackRef | undefined => {
   const songId = link.type === 'song' || link.type === 'track' ? link.id : link.songId;
   if (songId === undefined) return undefined;
   return link.storefront === undefined
@@ -123,7 +123,7 @@ const trackRef = (link: ShareLink): SharedTrackRef | undefined => {
 
 /** For the sniper link: a playlist, or a single track (Spotify track, Apple song or album link with `?i=`). */
 export const parseTrackOrPlaylistLink = (input: string): TrackOrPlaylistLinkResult => {
-  const parsed = parseShareLink(input);
+  const parsed = parseShareUrl(input);
   if (!parsed.ok) return parsed;
   const ref = playlistRef(parsed.link);
   if (ref !== undefined) return { ok: true, target: { kind: 'playlist', ref }, link: parsed.link };

@@ -1,6 +1,6 @@
 import type { ServiceId } from '../../shared/services';
 
-export type ShareLinkType =
+export type ShareUrlType =
   | 'playlist'
   | 'track'
   | 'album'
@@ -11,12 +11,12 @@ export type ShareLinkType =
   | 'library-playlist';
 
 /**
- * What a share link points at, reduced to ids. It never holds a URL: the server decides which service
+ * What a share URL points at, reduced to ids. It never holds a URL: the server decides which service
  * API to call from these fields alone and never fetches anything a person typed.
  */
-export interface ShareLink {
+export interface ParsedShareUrl {
   service: ServiceId;
-  type: ShareLinkType;
+  type: ShareUrlType;
   /**
    * Spotify: the 22-character base62 id. Apple: the catalog id (`pl.…` playlists, digits for songs,
    * albums and artists) or the library id (`p.…`) for `library-playlist`.
@@ -28,6 +28,6 @@ export interface ShareLink {
   songId?: string;
 }
 
-export type ShareLinkResult = { ok: true; link: ShareLink } | { ok: false; message: string };
+export type ShareUrlResult = { ok: true; link: ParsedShareUrl } | { ok: false; message: string };
 
 export type LinkFailure = { ok: false; message: string };

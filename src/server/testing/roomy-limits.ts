@@ -9,7 +9,7 @@ export const ROOMY_LIMITS: Record<string, string> = {
   MERGE_INVITATIONS_PER_DAY: '10000',
   EVENTS_PER_10_SECONDS: '100000',
   ONBOARDING_REPLIES_PER_MINUTE: '10000',
-  REGION_LOCK_TRACKS_PER_DAY: '1000000',
+  GEO_LOCK_TRACKS_PER_DAY: '1000000',
   SANDBOX_CONSENTS_PER_HOUR: '10000',
   // Tests change playlists on the emulators (and in other processes) and read step 2's list right after;
   // the short list cache (decision 0032) has tests of its own, which pass their own value.

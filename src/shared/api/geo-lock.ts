@@ -3,15 +3,15 @@ import { SOURCE_REGIONS, TARGET_REGIONS } from '../services';
 import { text } from '../text';
 import { trackSchema } from './playlists';
 
-export const REGION_MESSAGES = {
+export const GEO_LOCK_MESSAGES = {
   missingUrl: 'Please enter a playlist URL to analyze',
   unknownSource: `Unknown source region: use one of ${SOURCE_REGIONS.join(', ')}.`,
   unknownTarget: `Unknown target region: use one of ${TARGET_REGIONS.join(', ')}.`,
   emptyPlaylist: 'This playlist has no tracks to analyze.',
 } as const;
 
-export const sourceRegionSchema = z.enum(SOURCE_REGIONS, { error: () => REGION_MESSAGES.unknownSource });
-export const targetRegionSchema = z.enum(TARGET_REGIONS, { error: () => REGION_MESSAGES.unknownTarget });
+export const sourceRegionSchema = z.enum(SOURCE_REGIONS, { error: () => GEO_LOCK_MESSAGES.unknownSource });
+export const targetRegionSchema = z.enum(TARGET_REGIONS, { error: () => GEO_LOCK_MESSAGES.unknownTarget });
 export type SourceRegion = z.infer<typeof sourceRegionSchema>;
 export type TargetRegion = z.infer<typeof targetRegionSchema>;
 
@@ -32,7 +32,7 @@ export const geoAlternativesRequestSchema = z.object({
       GEO_TRACKS_PER_CALL,
       `At most ${GEO_TRACKS_PER_CALL} tracks can be checked in one request: send a longer playlist in parts.`,
     )
-    .min(1, REGION_MESSAGES.emptyPlaylist),
+    .min(1, GEO_LOCK_MESSAGES.emptyPlaylist),
   sourceRegion: sourceRegionSchema,
   targetRegion: targetRegionSchema,
   /** Which service the tracks are from; read from the ids when missing (Apple ids are numeric). */
@@ -71,7 +71,7 @@ export type GeoAlternativesResponse = z.infer<typeof geoAlternativesResponseSche
 
 /** POST /api/create-region-optimized-playlist */
 export const createRegionPlaylistRequestSchema = z.object({
-  playlistUrl: text().trim().min(1, REGION_MESSAGES.missingUrl).max(2048),
+  playlistUrl: text().trim().min(1, GEO_LOCK_MESSAGES.missingUrl).max(2048),
   targetRegion: targetRegionSchema,
   /** Original track ids whose alternative was chosen. */
   replacements: z.array(text().min(1).max(300)).max(MAX_ANALYZED_TRACKS).default([]),

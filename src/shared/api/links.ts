@@ -3,7 +3,7 @@ import { serviceIdSchema } from '../services';
 import { text } from '../text';
 
 /**
- * Shareable ("sniper") links (spec sections 2, 3, 5): the owner's API under /api/links and the public
+ * Sniper links (spec sections 2, 3, 5): the owner's API under /api/links and the public
  * landing page's API under /api/public/links/:slug.
  */
 
@@ -52,7 +52,7 @@ export const linkTargetSchema = z.object({
 });
 export type LinkTarget = z.infer<typeof linkTargetSchema>;
 
-export const shareLinkSchema = z.object({
+export const linkSchema = z.object({
   id: text(),
   slug: text(),
   name: text(),
@@ -66,8 +66,8 @@ export const shareLinkSchema = z.object({
   /** followers / views; 0 while there are no views. */
   signupRate: z.number().nonnegative(),
 });
-export type ShareLinkDto = z.infer<typeof shareLinkSchema>;
-export const shareLinkListSchema = z.array(shareLinkSchema);
+export type LinkDto = z.infer<typeof linkSchema>;
+export const linkListSchema = z.array(linkSchema);
 
 export const updateLinkRequestSchema = z.object({
   active: z.boolean({ error: 'active must be true or false' }),

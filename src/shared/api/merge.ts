@@ -54,10 +54,18 @@ export const mergedTrackSchema = z.object({
 });
 export type MergedTrack = z.infer<typeof mergedTrackSchema>;
 
+/**
+ * Who wrote a merge's insight: `anthropic` when a model did (the UI says "AI Insight"), `local` when rules
+ * wrote it from the two playlists' overlap. Absent on merges stored before the server recorded it.
+ */
+export const insightWriterSchema = z.enum(['anthropic', 'local']);
+export type InsightWriter = z.infer<typeof insightWriterSchema>;
+
 export const mergePlaylistsResponseSchema = z.object({
   playlistName: text(),
   tracks: z.array(mergedTrackSchema),
   insightSummary: text(),
+  insightWrittenBy: insightWriterSchema.optional(),
   newPlaylistId: text(),
 });
 export type MergePlaylistsResponse = z.infer<typeof mergePlaylistsResponseSchema>;
@@ -84,6 +92,7 @@ export const mergedPlaylistSchema = z.object({
   name: text(),
   tracks: z.array(mergedTrackSchema),
   insightSummary: text(),
+  insightWrittenBy: insightWriterSchema.optional(),
   mixRatio: z.tuple([z.number(), z.number()]),
   createdAt: text(),
   yourPlaylist: z.object({ name: text(), owner: text() }).optional(),
@@ -132,7 +141,7 @@ export const invitationViewSchema = z.object({
 });
 export type InvitationView = z.infer<typeof invitationViewSchema>;
 
-/** POST /api/merge/invitations/:token/accept: the friend's own playlist, or a share link. */
+/** POST /api/merge/invitations/:token/accept: the friend's own playlist, or a share URL. */
 export const acceptInvitationRequestSchema = z.object({
   playlistId: text().trim().max(300).optional(),
   service: serviceIdSchema.optional(),

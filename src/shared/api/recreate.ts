@@ -40,7 +40,7 @@ export const recreateResponseSchema = z.object({
   playlist: recreatedPlaylistSchema,
   /** Lines (or playlist entries) that could not become a song, with why. */
   problems: z.array(rowProblemSchema),
-  /** The service the list came from, when it came from a share link. */
+  /** The service the list came from, when it came from a share URL. */
   originService: z.enum(['spotify', 'apple']).nullable(),
 });
 export type RecreateResponse = z.infer<typeof recreateResponseSchema>;

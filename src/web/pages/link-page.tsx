@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import type { ShareLinkDto } from '../../shared/api/links';
+import type { LinkDto } from '../../shared/api/links';
 import { Page } from '../components/layout/page';
 import { SignedInOnly } from '../components/layout/signed-in-only';
 import { CreateLinkForm, LinkCreatedCard, LinkList } from '../features/links';
 
 const TITLE = 'Sniper Link';
-const DESCRIPTION = 'Create a shareable link for a track or playlist.';
+const DESCRIPTION = 'Create a sniper link for a track or playlist.';
 
 export default function LinkPage() {
   return (
@@ -21,7 +21,7 @@ export default function LinkPage() {
 }
 
 function Links() {
-  const [created, setCreated] = useState<ShareLinkDto | null>(null);
+  const [created, setCreated] = useState<LinkDto | null>(null);
   return (
     <Page title={TITLE} description={DESCRIPTION}>
       <div className="grid gap-6">

@@ -85,6 +85,7 @@ export default function MergeInvitePage() {
               playlistName={result.playlistName}
               tracks={result.tracks}
               insightSummary={result.insightSummary}
+              insightWrittenBy={result.insightWrittenBy}
               actions={
                 <>
                   <MergeActions
@@ -141,17 +142,17 @@ export default function MergeInvitePage() {
                     >
                       {status.isAuthenticated ? 'Connect Spotify or Apple Music' : 'Sign in'}
                     </Link>{' '}
-                    to pick one of your playlists, or paste a share link below.
+                    to pick one of your playlists, or paste a share URL below.
                   </p>
                 )}
                 {mine ? null : (
                   <div className="grid gap-2">
-                    <Label htmlFor={linkId}>Or paste a playlist share link</Label>
+                    <Label htmlFor={linkId}>Or paste a playlist share URL</Label>
                     <Input
                       id={linkId}
                       value={shareUrl}
                       onChange={(event) => setShareUrl(event.target.value)}
-                      placeholder="Paste a Spotify or Apple Music playlist share link"
+                      placeholder="Paste a Spotify or Apple Music playlist share URL"
                     />
                   </div>
                 )}

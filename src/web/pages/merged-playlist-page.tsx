@@ -35,6 +35,8 @@ export default function MergedPlaylistPage() {
               playlistName={query.data.name}
               tracks={query.data.tracks}
               insightSummary={query.data.insightSummary}
+              insightWrittenBy={query.data.insightWrittenBy}
+              audience="public"
               showAll
               actions={
                 <>

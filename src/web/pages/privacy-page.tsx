@@ -57,7 +57,7 @@ const sections: ArticleSection[] = [
             merged playlist. The invitation e-mail itself is kept in the server's outbox.
           </li>
           <li>
-            Share links you create, how many times they were viewed (visitors are counted by a salted hash,
+            Sniper links you create, how many times they were viewed (visitors are counted by a salted hash,
             not by who they are), and the e-mail addresses of people who signed up through them.
           </li>
         </ul>

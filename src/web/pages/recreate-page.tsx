@@ -31,7 +31,7 @@ function Recreate() {
           <CardHeader>
             <CardTitle>Where is the playlist now?</CardTitle>
             <CardDescription>
-              Paste the songs you remember, upload an old export, or paste its share link if it still opens.
+              Paste the songs you remember, upload an old export, or paste its share URL if it still opens.
               Every song is matched again and you review anything uncertain before it is created.
             </CardDescription>
           </CardHeader>

@@ -24,7 +24,7 @@ const sections: ArticleSection[] = [
       <p>
         Crossfade copies playlists between Spotify and Apple Music. It reads the playlist you choose, finds
         each song on the other service, lets you review the matches, and creates a new playlist in your
-        account there. It also offers exports, backups, friend merges, share links and region alternatives.
+        account there. It also offers exports, backups, friend merges, sniper links and geo-lock alternatives.
         Matching is automatic and can be wrong: check the review step before you transfer. Crossfade never
         deletes or changes your existing playlists.
       </p>
@@ -81,7 +81,7 @@ const sections: ArticleSection[] = [
             automate requests, scrape the service, or try to get around plan limits, rate limits or security
             measures;
           </li>
-          <li>use share links or friend invitations to send spam or to mislead people;</li>
+          <li>use sniper links or friend invitations to send spam or to mislead people;</li>
           <li>interfere with the service or other people's use of it.</li>
         </ul>
       </>

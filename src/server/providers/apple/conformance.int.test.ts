@@ -16,7 +16,7 @@ import {
 
 /**
  * Every answer the client reads, fetched raw from the emulator and checked against the schemas written from
- * provider-apis.md, plus the conventions the schemas cannot express (root-relative `next` without `limit`,
+ * the Apple Music API reference, plus the conventions the schemas cannot express (root-relative `next` without `limit`,
  * string status codes, id families).
  */
 

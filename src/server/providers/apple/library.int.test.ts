@@ -93,7 +93,7 @@ describe('AppleMusicProvider: the library', () => {
     expect(contents.playlist).toMatchObject({ id: first.summary.id, name: first.summary.name });
     expect(contents.entries.map((e) => (e.kind === 'track' ? e.track.isrc : e.reason))).toEqual(expected);
     expect((await provider.getAlbumTracks(first.album.id)).map((t) => t.isrc)).toEqual(expected);
-    // The album's share link answers under the emulator's /web, where sandbox mode opens Apple Music.
+    // The album's share URL answers under the emulator's /web, where sandbox mode opens Apple Music.
     expect(first.album.url?.startsWith('https://music.apple.com/us/album/')).toBe(true);
     const page = (first.album.url ?? '').replace(
       'https://music.apple.com',

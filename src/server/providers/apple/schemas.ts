@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Apple Music API answers the client reads, written from provider-apis.md B.3–B.5. Unknown fields are
+ * Apple Music API answers the client reads, written from the Apple Music API reference. Unknown fields are
  * allowed (Apple adds attributes over time); the fields the client relies on are required.
  */
 

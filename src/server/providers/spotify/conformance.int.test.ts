@@ -28,7 +28,7 @@ interface ValidationIssue {
 }
 
 /**
- * Development mode removed `available_markets` from tracks and albums (provider-apis.md A.1), but the
+ * Development mode removed `available_markets` from tracks and albums (Spotify Web API reference, development-mode rules), but the
  * schema still lists it as required on albums: for development-mode answers that one requirement is lifted.
  */
 function developmentComponents(): OpenApiDocument['components'] {
@@ -124,7 +124,7 @@ describe.each(['extended', 'development'] as const)(
         `/playlists/${demoPlaylistId(ROAD_TRIP_KEY)}/items?limit=50&market=US&additional_types=track,episode`,
       );
       expect(page.status).toBe(200);
-      // A removed track is `item: null` and a local file has `id: null` and friends (provider-apis.md A.5):
+      // A removed track is `item: null` and a local file has `id: null` and friends (Spotify Web API reference):
       // Spotify sends both, the schema allows neither, so those two kinds of item are checked by hand below.
       const items = (page.body as { items: { is_local: boolean; item: unknown }[] }).items;
       const ordinary = items.filter((item) => item.item !== null && !item.is_local);

@@ -73,7 +73,7 @@ describe('SpotifyProvider: the library', () => {
     expect(liked.entries.map((e) => (e.kind === 'track' ? e.track.id : e.reason))).toEqual(
       saved.liked.map((entry) => spotifyIdOf(entry.trackKey)),
     );
-    // Region-locked liked songs come back as tracks Spotify cannot play in the person's market.
+    // Geo-locked liked songs come back as tracks Spotify cannot play in the person's market.
     const tracks = liked.entries.flatMap((e) => (e.kind === 'track' ? [e.track] : []));
     expect(tracks.every((track) => track.isrc)).toBe(true);
   });

@@ -2,7 +2,7 @@ import * as oauth from 'oauth4webapi';
 import { ProviderError } from '../http';
 import { tokenResponseSchema } from './schemas';
 
-/** What Crossfade asks for (provider-apis.md A.2): read and write playlists, upload covers, read the profile. */
+/** What Crossfade asks for (Spotify Web API scopes): read and write playlists, upload covers, read the profile. */
 /**
  * Only what Crossfade uses: reading the person's playlists (private and collaborative ones too), creating
  * and filling private playlists, and reading and saving Liked Songs and saved albums (the library). No

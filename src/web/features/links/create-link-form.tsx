@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { LINK_MESSAGES, type ShareLinkDto } from '../../../shared/api/links';
+import { LINK_MESSAGES, type LinkDto } from '../../../shared/api/links';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
@@ -10,7 +10,7 @@ import { track } from '../../lib/track';
 import { useCreateLink } from './links-api';
 
 /** Spec section 5: a name is required; the track or playlist URL is optional. */
-export function CreateLinkForm({ onCreated }: { onCreated: (link: ShareLinkDto) => void }) {
+export function CreateLinkForm({ onCreated }: { onCreated: (link: LinkDto) => void }) {
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
   const create = useCreateLink();

@@ -1,5 +1,5 @@
 import { Copy } from 'lucide-react';
-import type { ShareLinkDto } from '../../../shared/api/links';
+import type { LinkDto } from '../../../shared/api/links';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
@@ -8,13 +8,7 @@ import { publicLinkUrl } from './links-api';
 import { TargetSummary } from './target-summary';
 
 /** Spec section 2: the link-created view with its status and follower count. */
-export function LinkCreatedCard({
-  link,
-  onCreateAnother,
-}: {
-  link: ShareLinkDto;
-  onCreateAnother: () => void;
-}) {
+export function LinkCreatedCard({ link, onCreateAnother }: { link: LinkDto; onCreateAnother: () => void }) {
   const url = publicLinkUrl(link.slug);
   return (
     <Card aria-label="Link created" role="region">

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import type { ShareLinkDto } from '../../../shared/api/links';
+import type { LinkDto } from '../../../shared/api/links';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
@@ -19,7 +19,7 @@ import {
 
 const LinkStatsChart = lazy(() => import('./link-stats-chart'));
 
-function LinkRow({ link }: { link: ShareLinkDto }) {
+function LinkRow({ link }: { link: LinkDto }) {
   const queryClient = useQueryClient();
   const [showStats, setShowStats] = useState(false);
   const toggle = useSetLinkActive(link.id);

@@ -1,12 +1,12 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import {
   type CreateLinkRequest,
+  type LinkDto,
+  linkListSchema,
+  linkSchema,
   linkSignupResponseSchema,
   linkStatsSchema,
   publicLinkSchema,
-  type ShareLinkDto,
-  shareLinkListSchema,
-  shareLinkSchema,
 } from '../../../shared/api/links';
 import { request } from '../../lib/api-client';
 import { queryClient } from '../../lib/query-client';
@@ -18,7 +18,7 @@ export const publicLinkKey = (slug: string) => ['public-links', slug] as const;
 export const linksQuery = () =>
   queryOptions({
     queryKey: LINKS_KEY,
-    queryFn: ({ signal }) => request(shareLinkListSchema, 'GET', '/api/links', undefined, { signal }),
+    queryFn: ({ signal }) => request(linkListSchema, 'GET', '/api/links', undefined, { signal }),
   });
 
 export const linkStatsQuery = (id: string) =>
@@ -40,7 +40,7 @@ export const publicLinkQuery = (slug: string) =>
 /** A new link joins the owner's list, so the list is read again. */
 export const useCreateLink = () =>
   useMutation({
-    mutationFn: (link: CreateLinkRequest) => request(shareLinkSchema, 'POST', '/api/links', link),
+    mutationFn: (link: CreateLinkRequest) => request(linkSchema, 'POST', '/api/links', link),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: LINKS_KEY, exact: true }),
   });
 
@@ -48,9 +48,9 @@ export const useCreateLink = () =>
 export const useSetLinkActive = (id: string) =>
   useMutation({
     mutationFn: (active: boolean) =>
-      request(shareLinkSchema, 'PATCH', `/api/links/${encodeURIComponent(id)}`, { active }),
+      request(linkSchema, 'PATCH', `/api/links/${encodeURIComponent(id)}`, { active }),
     onSuccess: async (updated) => {
-      queryClient.setQueryData<ShareLinkDto[]>(LINKS_KEY, (links) =>
+      queryClient.setQueryData<LinkDto[]>(LINKS_KEY, (links) =>
         links?.map((item) => (item.id === updated.id ? updated : item)),
       );
       await queryClient.invalidateQueries({ queryKey: publicLinkKey(updated.slug) });

@@ -18,7 +18,7 @@ import { type ChosenPlaylist, MyPlaylistPicker } from './my-playlist-picker';
 
 type Phase = 'idle' | 'fetching' | 'analyzing';
 
-/** The friend's share link, its Import / Change button, and the playlist it found. */
+/** The friend's share URL, its Import / Change button, and the playlist it found. */
 function FriendPlaylistField({
   shareUrl,
   onShareUrlChange,
@@ -46,7 +46,7 @@ function FriendPlaylistField({
           onKeyDown={(event) => {
             if (event.key === 'Enter' && !friend) onImport();
           }}
-          placeholder="Paste a Spotify or Apple Music playlist share link"
+          placeholder="Paste a Spotify or Apple Music playlist share URL"
           disabled={friend !== null || phase === 'fetching'}
         />
         {friend ? (
@@ -69,7 +69,7 @@ function FriendPlaylistField({
   );
 }
 
-/** The /visualizations friend-merge tab (spec section 2): a friend's share link + one of yours → one mix. */
+/** The /visualizations friend-merge tab (spec section 2): a friend's share URL + one of yours → one mix. */
 export function FriendMergePanel() {
   const bridgeId = useId();
   const [shareUrl, setShareUrl] = useState('');
@@ -168,6 +168,7 @@ export function FriendMergePanel() {
               playlistName={result.playlistName}
               tracks={result.tracks}
               insightSummary={result.insightSummary}
+              insightWrittenBy={result.insightWrittenBy}
               actions={
                 <>
                   <MergeActions

@@ -10,7 +10,7 @@ import { copyText } from './copy-text';
 import { useCreateInvitation } from './merge-api';
 import { type ChosenPlaylist, MyPlaylistPicker } from './my-playlist-picker';
 
-/** /merge step one and two: pick a playlist and a friend's e-mail, then the share link is ready. */
+/** /merge step one and two: pick a playlist and a friend's e-mail, then the invitation link is ready (the spec's "share link ready"). */
 export function InviteFriendCard() {
   const emailId = useId();
   const [mine, setMine] = useState<ChosenPlaylist | null>(null);

@@ -43,7 +43,7 @@ export const mergedPlaylistQuery = (id: string) =>
       }),
   });
 
-/** A friend's playlist read from its share link (a POST: the server reads the service for it). */
+/** A friend's playlist read from its share URL (a POST: the server reads the service for it). */
 export const useFetchFriendPlaylist = () =>
   useMutation({
     mutationFn: (shareUrl: string) =>

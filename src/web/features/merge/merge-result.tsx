@@ -2,6 +2,7 @@ import { Sparkles } from 'lucide-react';
 import type { ReactNode } from 'react';
 import {
   BRIDGE_TRACK_PREFIX,
+  type InsightWriter,
   MERGE_PREVIEW_COUNT,
   type MergedTrack,
   type MergePlaylistsResponse,
@@ -35,17 +36,32 @@ export function announceMerged(merged: MergePlaylistsResponse): void {
 
 export const isBridgeTrack = (track: { id: string }) => track.id.startsWith(BRIDGE_TRACK_PREFIX);
 
-/** Spec section 2's result view: name, count, badges, the AI insight and the tracks (8 unless `showAll`). */
+/**
+ * The insight's heading says "AI" only when a model wrote it (issue 26); otherwise it names what the local
+ * rules did. `public` is the merged playlist's page, read by visitors too, so it does not say "your".
+ */
+export function insightHeading(writtenBy: InsightWriter | undefined, audience: 'reader' | 'public'): string {
+  if (writtenBy === 'anthropic') return 'AI Insight';
+  return audience === 'public'
+    ? "Insight: written from the two playlists' overlap"
+    : "Insight: written from your playlists' overlap";
+}
+
+/** Spec section 2's result view: name, count, badges, the insight and the tracks (8 unless `showAll`). */
 export function MergeResultView({
   playlistName,
   tracks,
   insightSummary,
+  insightWrittenBy,
+  audience = 'reader',
   showAll = false,
   actions,
 }: {
   playlistName: string;
   tracks: MergedTrack[];
   insightSummary: string;
+  insightWrittenBy?: InsightWriter | undefined;
+  audience?: 'reader' | 'public';
   showAll?: boolean;
   actions?: ReactNode;
 }) {
@@ -64,7 +80,8 @@ export function MergeResultView({
       </div>
       <div className="rounded-lg border border-violet-200 bg-violet-50 p-4">
         <p className="flex items-center gap-2 text-sm font-semibold text-violet-900">
-          <Sparkles aria-hidden="true" className="h-4 w-4" /> AI Insight
+          {insightWrittenBy === 'anthropic' ? <Sparkles aria-hidden="true" className="h-4 w-4" /> : null}
+          {insightHeading(insightWrittenBy, audience)}
         </p>
         <p className="mt-1 text-sm text-slate-800">{insightSummary}</p>
       </div>

@@ -84,7 +84,7 @@ function CsvFile({ run, busy }: { run: Run; busy: boolean }) {
   );
 }
 
-function ShareLink({ run, busy }: { run: Run; busy: boolean }) {
+function ShareUrlSource({ run, busy }: { run: Run; busy: boolean }) {
   const [url, setUrl] = useState('');
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -99,9 +99,9 @@ function ShareLink({ run, busy }: { run: Run; busy: boolean }) {
     run({ from: 'link', playlistUrl: url.trim() });
   };
   return (
-    <form className="grid gap-4" aria-label="Rebuild from a share link" onSubmit={submit} noValidate>
+    <form className="grid gap-4" aria-label="Rebuild from a share URL" onSubmit={submit} noValidate>
       <TextField
-        label="Playlist share link"
+        label="Playlist share URL"
         value={url}
         onChange={(event) => setUrl(event.target.value)}
         placeholder="https://open.spotify.com/playlist/… or https://music.apple.com/…"
@@ -137,7 +137,7 @@ export function RecreateSources({ onRebuilt }: { onRebuilt: (result: RebuiltPlay
         <TabsList className="w-full">
           <TabsTrigger value="list">Paste a list</TabsTrigger>
           <TabsTrigger value="csv">CSV file</TabsTrigger>
-          <TabsTrigger value="link">Share link</TabsTrigger>
+          <TabsTrigger value="link">Share URL</TabsTrigger>
         </TabsList>
         <TabsContent value="list">
           <PasteList run={run} busy={busy} />
@@ -146,7 +146,7 @@ export function RecreateSources({ onRebuilt }: { onRebuilt: (result: RebuiltPlay
           <CsvFile run={run} busy={busy} />
         </TabsContent>
         <TabsContent value="link">
-          <ShareLink run={run} busy={busy} />
+          <ShareUrlSource run={run} busy={busy} />
         </TabsContent>
       </Tabs>
       <ProblemList problems={problems} />

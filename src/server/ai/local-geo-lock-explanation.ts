@@ -1,4 +1,4 @@
-import type { RegionExplanationInput, RegionExplanationResult, TrackSummary } from './engine';
+import type { GeoLockExplanationInput, GeoLockExplanationResult, TrackSummary } from './engine';
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
 
@@ -22,7 +22,7 @@ function versionNote(alternative: TrackSummary): string {
   return alternative.versionLabels.length > 0 ? ` (${alternative.versionLabels.join(', ')})` : '';
 }
 
-export function localRegionExplanation(input: RegionExplanationInput): RegionExplanationResult {
+export function localGeoLockExplanation(input: GeoLockExplanationInput): GeoLockExplanationResult {
   const { track, alternative, kind } = input;
   const region = regionLabel(input.targetRegion);
   const missing = `${title(track)} is not available in ${region}, usually because the rights there belong to another label or release.`;
