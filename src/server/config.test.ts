@@ -16,6 +16,13 @@ describe('loadConfig', () => {
     expect(config.DATABASE_URL).toBeUndefined();
   });
 
+  it('names a renamed setting instead of ignoring it', () => {
+    expect(() => loadConfig({ REGION_LOCK_TRACKS_PER_DAY: '20' })).toThrow(
+      'Invalid setting REGION_LOCK_TRACKS_PER_DAY: it is now called GEO_LOCK_TRACKS_PER_DAY; rename it',
+    );
+    expect(loadConfig({ GEO_LOCK_TRACKS_PER_DAY: '20' }).GEO_LOCK_TRACKS_PER_DAY).toBe(20);
+  });
+
   it('leaves sandbox mode for a service once its credentials are set', () => {
     const config = loadConfig({
       SPOTIFY_CLIENT_ID: 'abc',

@@ -199,7 +199,14 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
+/** Settings that were renamed: a deployment still setting the old name is told, not silently ignored. */
+const RENAMED_SETTINGS: Record<string, string> = { REGION_LOCK_TRACKS_PER_DAY: 'GEO_LOCK_TRACKS_PER_DAY' };
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  for (const [old, current] of Object.entries(RENAMED_SETTINGS)) {
+    if (env[old] !== undefined)
+      throw new ConfigError(`Invalid setting ${old}: it is now called ${current}; rename it`);
+  }
   const parsed = settingsSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
