@@ -28,6 +28,7 @@ const SLOWEST: Record<string, number> = {
   'src/server/transfers/fault-storm.process.test.ts': 69,
   'src/server/batches/batch-kill-and-resume.process.test.ts': 65,
   'src/server/syncs/two-way-sync.int.test.ts': 55,
+  'src/server/syncs/two-way-kill-random.process.test.ts': 60,
   'src/server/syncs/two-way-kill.process.test.ts': 46,
   'src/server/account/account-api.int.test.ts': 38,
   'src/server/links/links-api.int.test.ts': 38,
