@@ -120,9 +120,17 @@ export async function receiveWebhook(
   signature: string | undefined,
 ): Promise<WebhookOutcome> {
   const event = await verify(deps, payload, signature);
+  const outcome = await actOnEvent(deps, event);
+  // Every delivery's outcome is logged, a duplicate found before any work too (operators count them).
+  deps.logger.info({ event: event.id, type: event.type, outcome }, 'stripe webhook');
+  return outcome;
+}
+
+/** The event's effect, once across processes: `duplicate` when another delivery already acted on it. */
+async function actOnEvent(deps: AppDeps, event: Awaited<ReturnType<typeof verify>>): Promise<WebhookOutcome> {
   if (await isEventRecorded(deps.db, event.id)) return 'duplicate';
   const change = await readChange(deps, event);
-  const outcome = await deps.db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
     const account =
       change.kind === 'clock'
         ? await findBillingAccountByTestClock(tx, change.clockId)
@@ -146,8 +154,6 @@ export async function receiveWebhook(
     }
     return applySubscription(tx, account, plan, change);
   });
-  deps.logger.info({ event: event.id, type: event.type, outcome }, 'stripe webhook');
-  return outcome;
 }
 
 async function applySubscription(
