@@ -27,6 +27,24 @@ describe('read cache', () => {
     }
   });
 
+  it('forgets again when a transaction that wrote commits (a read in between saw the old row)', () => {
+    const cache = new ReadCache();
+    cache.noteQuery('begin');
+    cache.noteQuery('update "users" set "plan" = $1 where "users"."id" = $2');
+    // Another connection reads before the commit: the old plan, stored under the new generation.
+    cache.storeSession('hash', { ...user, plan: 'pro' }, later, cache.generation);
+    expect(cache.session('hash')?.plan).toBe('pro');
+    cache.noteQuery('commit');
+    expect(cache.session('hash')).toBeUndefined();
+    // With no watched write in the window, other transactions' commits keep the cache.
+    const quiet = new ReadCache();
+    quiet.noteQuery('begin');
+    quiet.noteQuery('update "jobs" set "state" = $1');
+    quiet.storeSession('hash', user, later, quiet.generation);
+    quiet.noteQuery('commit');
+    expect(quiet.session('hash')).toEqual(user);
+  });
+
   it('does not store an answer read across a clear, nor one past the session’s expiry', () => {
     const cache = new ReadCache();
     const readAt = cache.generation;

@@ -10,7 +10,8 @@ import type { ServiceId } from '../../shared/services';
  * - In this process a cached answer never outlives a change. Every write to `users`, `sessions` or
  *   `provider_connections` made through this process's database handle (the routes, the jobs, a test's
  *   direct `db.update(users)`) clears the whole cache when it is issued (`noteQuery`, fed by Drizzle's
- *   query logger), and revoking a session or deleting an account clears it again once the write is done.
+ *   query logger), once more when a transaction ends soon after such a write (on PostgreSQL another
+ *   connection sees the old row until the commit), and revoking a session or deleting an account clears it again once the write is done.
  *   A read that was in flight across a write does not store its answer (`generation`).
  * - Another process's change (a sign-out through another API process, `crossfade plan set`) is seen
  *   after at most READ_CACHE_MS.
@@ -22,6 +23,10 @@ const MAX_ENTRIES = 10_000;
 /** Statements that change what the cache holds (Drizzle's, with quoted names, and hand-written SQL). */
 const WATCHED_WRITE =
   /^\s*(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+(?:"?public"?\.)?"?(?:users|sessions|provider_connections)(?![\w$])/i;
+/** The end of a transaction: a watched write inside it is only visible to other connections from here. */
+const TRANSACTION_END = /^\s*(?:commit|rollback|end)\b/i;
+/** How long after a watched write the end of any transaction clears the cache once more. */
+const WRITE_COMMIT_WINDOW_MS = 30_000;
 
 interface Entry<T> {
   value: T;
@@ -34,9 +39,19 @@ export class ReadCache {
   private readonly sessions = new Map<string, Entry<SessionUser>>();
   private readonly connections = new Map<string, Entry<ServiceId[]>>();
 
-  /** Called with the text of every statement this process sends, before it runs. */
+  /** Until when the end of a transaction may be the commit of a watched write. */
+  private writeMayCommitUntil = 0;
+
+  /**
+   * Called with the text of every statement this process sends, before it runs. A write inside a
+   * transaction (PostgreSQL, several connections) is not visible to other connections until it commits:
+   * a read between the write and its commit would cache the old row, so the commit clears again.
+   */
   noteQuery(query: string): void {
-    if (WATCHED_WRITE.test(query)) this.clear();
+    if (WATCHED_WRITE.test(query)) {
+      this.clear();
+      this.writeMayCommitUntil = Date.now() + WRITE_COMMIT_WINDOW_MS;
+    } else if (TRANSACTION_END.test(query) && Date.now() < this.writeMayCommitUntil) this.clear();
   }
 
   clear(): void {
