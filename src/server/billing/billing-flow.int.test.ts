@@ -484,7 +484,7 @@ describe('a customer Stripe no longer knows', () => {
       'Stripe no longer knows your billing account: choose a plan on /pricing again.',
     );
     const again = await person.client.post('/api/billing/checkout', { plan: 'pro' });
-    expect(again.status).toBe(200);
+    expect(again.status, again.text).toBe(200);
     const account = await accountOf(person.userId);
     expect(account.customerId).not.toBe(customerId);
   });
