@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { PlaylistSummary } from '../../shared/api/playlists';
 import type { Sync, SyncRun, SyncRunList } from '../../shared/api/syncs';
 import { seededRandom } from '../../shared/seeded-random';
 import type { ServiceId } from '../../shared/services';
@@ -15,7 +14,15 @@ import {
 import { removeOnPage } from '../testing/sandbox-page-edits';
 import { findSync, settledRun } from '../testing/sync-runs';
 import { TestClient } from '../testing/test-server';
-import { addOnSpotifyPage, makePro, pageRows, readBack, SLOW } from '../testing/two-way-crash';
+import {
+  addOnSpotifyPage,
+  makePro,
+  ownSpotifyPlaylists,
+  pageRows,
+  readBack,
+  SLOW,
+  withServerOutput,
+} from '../testing/two-way-crash';
 import { waitUntil } from '../testing/wait-until';
 
 /**
@@ -30,11 +37,7 @@ describe('a random sequence of edits on both sides, with one kill -9 in the midd
     try {
       await scenario();
     } catch (error) {
-      const { exitCode, signalCode } = server.child;
-      const why = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      throw new Error(
-        `${why}\n--- the last server (exit ${exitCode}, signal ${signalCode}) said ---\n${server.output().slice(-6000)}`,
-      );
+      throw withServerOutput(error, server);
     } finally {
       await where.close();
     }
@@ -48,18 +51,9 @@ describe('a random sequence of edits on both sides, with one kill -9 in the midd
       });
       await connectService(client, 'spotify');
       await connectService(client, 'apple');
-      const playlists = (await client.get('/api/playlists/spotify')).body as PlaylistSummary[];
-      const source = playlists
-        .filter(
-          (item) =>
-            item.kind === 'playlist' &&
-            item.isOwned !== false &&
-            !item.id.startsWith('import:') &&
-            !item.unreadableReason &&
-            item.trackCount >= 12 &&
-            item.trackCount <= 60,
-        )
-        .sort((a, b) => a.trackCount - b.trackCount)[0];
+      const source = (await ownSpotifyPlaylists(client, 12, 60)).sort(
+        (a, b) => a.trackCount - b.trackCount,
+      )[0];
       if (!source) throw new Error('no playlist of 12 to 60 songs');
       await server.stop();
       await makePro('twowayrandom', where);

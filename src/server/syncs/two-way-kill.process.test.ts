@@ -4,7 +4,7 @@ import type { Sync, SyncRun, SyncRunList } from '../../shared/api/syncs';
 import { connectService } from '../testing/connect-service';
 import { type CrashPlace, createCrashPlace } from '../testing/crash-place';
 import { TestClient } from '../testing/test-server';
-import { makePro, readBack, SLOW } from '../testing/two-way-crash';
+import { makePro, ownSpotifyPlaylists, readBack, SLOW, withServerOutput } from '../testing/two-way-crash';
 import { waitUntil } from '../testing/wait-until';
 
 /**
@@ -27,11 +27,7 @@ describe('a two-way sync run survives a crash', () => {
       await scenario();
     } catch (error) {
       // What the server said, to tell a failure of the run from a failure of the machine.
-      const { exitCode, signalCode } = server.child;
-      const why = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      throw new Error(
-        `${why}\n--- the last server (exit ${exitCode}, signal ${signalCode}) said ---\n${server.output().slice(-6000)}`,
-      );
+      throw withServerOutput(error, server);
     }
     async function scenario() {
       const client = new TestClient(server.url);
@@ -42,18 +38,9 @@ describe('a two-way sync run survives a crash', () => {
       });
       await connectService(client, 'spotify');
       await connectService(client, 'apple');
-      const playlists = (await client.get('/api/playlists/spotify')).body as PlaylistSummary[];
-      const source = playlists
-        .filter(
-          (item) =>
-            item.kind === 'playlist' &&
-            item.isOwned !== false &&
-            !item.id.startsWith('import:') &&
-            !item.unreadableReason &&
-            item.trackCount >= 20 &&
-            item.trackCount <= 400,
-        )
-        .sort((a, b) => b.trackCount - a.trackCount)[0];
+      const source = (await ownSpotifyPlaylists(client, 20, 400)).sort(
+        (a, b) => b.trackCount - a.trackCount,
+      )[0];
       if (!source) throw new Error('no playlist of 20 to 400 songs');
       const appleNamed = async () =>
         ((await client.get('/api/playlists/apple')).body as PlaylistSummary[]).filter(

@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import type { FetchPlaylistTracksResponse } from '../../shared/api/playlists';
+import type { FetchPlaylistTracksResponse, PlaylistSummary } from '../../shared/api/playlists';
 import type { ServiceId } from '../../shared/services';
 import { openDatabase } from '../db/client';
 import { users } from '../db/schema';
 import type { CrashPlace } from './crash-place';
 import { formsOf, playlistPagePath, submitForm } from './sandbox-page-edits';
+import type { ServerProcess } from './server-process';
 import type { TestClient } from './test-server';
 
 /** What the two-way sync crash tests share: the plan, slow calls, read-backs and the sandbox pages. */
@@ -51,4 +52,27 @@ export async function addOnSpotifyPage(
   const { status } = await submitForm(client, form);
   expect(status).toBe(303);
   return true;
+}
+
+/** A failure of a crash scenario, with what the last server said: a failed run told from a failed machine. */
+export function withServerOutput(error: unknown, server: ServerProcess): Error {
+  const { exitCode, signalCode } = server.child;
+  const why = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return new Error(
+    `${why}\n--- the last server (exit ${exitCode}, signal ${signalCode}) said ---\n${server.output().slice(-6000)}`,
+  );
+}
+
+/** The person's own readable Spotify playlists of `min` to `max` songs (a sync's source). */
+export async function ownSpotifyPlaylists(client: TestClient, min: number, max: number) {
+  const playlists = (await client.get('/api/playlists/spotify')).body as PlaylistSummary[];
+  return playlists.filter(
+    (item) =>
+      item.kind === 'playlist' &&
+      item.isOwned !== false &&
+      !item.id.startsWith('import:') &&
+      !item.unreadableReason &&
+      item.trackCount >= min &&
+      item.trackCount <= max,
+  );
 }
