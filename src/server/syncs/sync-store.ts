@@ -113,6 +113,44 @@ async function assertPairFree(db: Database, userId: string, input: CreateSyncReq
     throw conflict('That playlist is already in a two-way sync: change that sync, or delete it first.');
 }
 
+/**
+ * Stores a new sync. A two-way one only while neither of its playlists is in another two-way sync: the
+ * check and the insert are one step, the person's row locked, so two creates at once (in this process or
+ * another) take turns and the second sees the first.
+ */
+export async function insertSync(
+  db: Database,
+  userId: string,
+  input: CreateSyncRequest,
+  found: { sourcePlaylistName: string; destinationUrl: string | null },
+): Promise<SyncRecord> {
+  const sync = await db.transaction(async (tx) => {
+    if (input.direction === 'two-way') {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+      await assertPairFree(tx, userId, input);
+    }
+    const [row] = await tx
+      .insert(syncs)
+      .values({
+        userId,
+        sourceService: input.sourceService,
+        sourcePlaylistId: input.sourcePlaylistId,
+        sourcePlaylistName: found.sourcePlaylistName,
+        destinationService: input.destinationService,
+        destinationPlaylistId: input.destinationPlaylistId ?? null,
+        destinationUrl: found.destinationUrl,
+        schedule: input.schedule,
+        removals: input.removals,
+        direction: input.direction,
+        nextRunAt: nextRunAfter(input.schedule, new Date()),
+      })
+      .returning();
+    return row;
+  });
+  if (!sync) throw new Error('sync insert returned no row');
+  return sync;
+}
+
 /** Creates a sync and starts its first run, which is always a preview. */
 export async function createSync(
   deps: AppDeps,
@@ -146,32 +184,10 @@ export async function createSync(
       'A two-way sync writes to both playlists: choose one of your own playlists on each side.',
     );
   }
-  const sync = await deps.db.transaction(async (tx) => {
-    if (input.direction === 'two-way') {
-      // The check and the insert are one step: the person's row is locked, so two creates at once (in
-      // this process or another) take turns and the second sees the first.
-      await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
-      await assertPairFree(tx, userId, input);
-    }
-    const [row] = await tx
-      .insert(syncs)
-      .values({
-        userId,
-        sourceService: input.sourceService,
-        sourcePlaylistId: input.sourcePlaylistId,
-        sourcePlaylistName: source.playlist.name,
-        destinationService: input.destinationService,
-        destinationPlaylistId: input.destinationPlaylistId ?? null,
-        destinationUrl,
-        schedule: input.schedule,
-        removals: input.removals,
-        direction: input.direction,
-        nextRunAt: nextRunAfter(input.schedule, new Date()),
-      })
-      .returning();
-    return row;
+  const sync = await insertSync(deps.db, userId, input, {
+    sourcePlaylistName: source.playlist.name,
+    destinationUrl,
   });
-  if (!sync) throw new Error('sync insert returned no row');
   const run = await startRun(deps, userId, sync.id, { trigger: 'first', dryRun: true });
   return { sync: toSyncView(sync, undefined), run };
 }
