@@ -1,3 +1,4 @@
+import { type QueryKey, type UseQueryOptions, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import type { Candidate } from '../../shared/api/transfer';
 import { serverMessage } from '../lib/api-client';
@@ -55,11 +56,11 @@ export function CandidateItem({
  * results scored against the song, each with "Use this". The query is the caller's, so it can outlive
  * this component.
  */
-export function DestinationSearch({
+export function DestinationSearch<Key extends QueryKey>({
   label,
   query,
   onQueryChange,
-  search,
+  searchQuery,
   currentId,
   busy,
   onUse,
@@ -67,34 +68,34 @@ export function DestinationSearch({
   label: string;
   query: string;
   onQueryChange: (text: string) => void;
-  search: (text: string) => Promise<Candidate[]>;
+  /** The feature's query options of a search for this text (its `*-api.ts`). */
+  searchQuery: (text: string) => UseQueryOptions<Candidate[], Error, Candidate[], Key>;
   currentId: string | undefined;
   busy: boolean;
   onUse: (candidate: Candidate) => void;
 }) {
   const searchId = useId();
-  const [results, setResults] = useState<Candidate[] | null>(null);
-  const [searching, setSearching] = useState(false);
-  const [searchError, setSearchError] = useState<string | null>(null);
+  // The text last searched for: the search itself is a query of the feature's, run when it is set.
+  const [searched, setSearched] = useState<string | null>(null);
+  const search = useQuery({ ...searchQuery(searched ?? ''), enabled: searched !== null });
+  const results = searched === null ? null : (search.data ?? null);
+  const searching = search.isFetching;
+  const searchError = search.isError
+    ? (serverMessage(search.error) ?? 'Search failed. Please try again.')
+    : null;
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (query.trim() === '') return;
-    setSearching(true);
-    setSearchError(null);
-    try {
-      setResults(await search(query.trim()));
-    } catch (error) {
-      setResults(null);
-      setSearchError(serverMessage(error) ?? 'Search failed. Please try again.');
-    } finally {
-      setSearching(false);
-    }
+    const text = query.trim();
+    if (text === '') return;
+    // The same words again search again (the catalog may have changed); new words are a new query.
+    if (text === searched) void search.refetch();
+    else setSearched(text);
   };
 
   return (
     <section aria-label="Manual search" className="grid gap-2">
-      <form className="flex flex-wrap items-end gap-2" onSubmit={(event) => void submit(event)}>
+      <form className="flex flex-wrap items-end gap-2" onSubmit={submit}>
         <div className="grid min-w-0 flex-1 gap-1">
           <label htmlFor={searchId} className="text-sm font-semibold text-slate-900">
             {label}

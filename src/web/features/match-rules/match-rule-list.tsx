@@ -6,7 +6,7 @@ import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../hooks/use-toast';
 import { serverMessage } from '../../lib/api-client';
-import { searchForRule, useDeleteMatchRule, useEditMatchRule, useMatchRules } from './match-rules-api';
+import { ruleSearchQuery, useDeleteMatchRule, useEditMatchRule, useMatchRules } from './match-rules-api';
 
 const describeTrack = (track: { name: string; artists: string[] }) =>
   track.artists.length > 0 ? `${track.name} — ${track.artists.join(', ')}` : track.name;
@@ -130,7 +130,7 @@ function RuleEditor({ rule, onDone }: { rule: MatchRule; onDone: () => void }) {
         label={`Search ${destination}`}
         query={query}
         onQueryChange={setQuery}
-        search={(text) => searchForRule(rule.id, text)}
+        searchQuery={(text) => ruleSearchQuery(rule.id, text)}
         currentId={rule.action === 'choose' ? rule.destinationTrack?.id : undefined}
         busy={edit.isPending}
         onUse={(candidate) => change({ action: 'choose', trackId: candidate.track.id })}

@@ -35,6 +35,17 @@ export const useEditMatchRule = (id: string) =>
     onSuccess: () => matchRulesChanged(),
   });
 
-/** Destination tracks for a rule's song, scored against it. */
-export const searchForRule = (id: string, query: string) =>
-  request(candidateSchema.array(), 'GET', `${rulePath(id)}/search?q=${encodeURIComponent(query)}`);
+/** Destination tracks for a rule's song, scored against it: the person's own search (a read, cached a while). */
+export const ruleSearchQuery = (id: string, text: string) =>
+  queryOptions({
+    queryKey: [...MATCH_RULES_KEY, id, 'search', text] as const,
+    queryFn: ({ signal }) =>
+      request(
+        candidateSchema.array(),
+        'GET',
+        `${rulePath(id)}/search?q=${encodeURIComponent(text)}`,
+        undefined,
+        { signal },
+      ),
+    staleTime: 60_000,
+  });

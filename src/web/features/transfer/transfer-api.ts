@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
+import { queryOptions, useMutation } from '@tanstack/react-query';
 import { type CsvImportResponse, csvImportResponseSchema } from '../../../shared/api/playlists';
 import {
   type Candidate,
@@ -44,12 +44,20 @@ export async function changeMatchRow(
   return row;
 }
 
-export const searchForRow = (matchSetId: string, position: number, query: string): Promise<Candidate[]> =>
-  request(
-    candidateSchema.array(),
-    'GET',
-    `${rowPath(matchSetId, position)}/search?q=${encodeURIComponent(query)}`,
-  );
+/** Destination tracks for a match row's song, scored against it: the person's own search. */
+export const rowSearchQuery = (matchSetId: string, position: number, text: string) =>
+  queryOptions({
+    queryKey: ['match', matchSetId, 'rows', position, 'search', text] as const,
+    queryFn: ({ signal }): Promise<Candidate[]> =>
+      request(
+        candidateSchema.array(),
+        'GET',
+        `${rowPath(matchSetId, position)}/search?q=${encodeURIComponent(text)}`,
+        undefined,
+        { signal },
+      ),
+    staleTime: 60_000,
+  });
 
 /** A finished transfer made a playlist on the destination; the caller invalidates once it has finished. */
 export async function startTransfer(transfer: TransferRequest): Promise<TransferResult> {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { MatchChoice, MatchRow } from '../../../../shared/api/transfer';
 import { CandidateItem, DestinationSearch } from '../../../components/destination-search';
 import { Button } from '../../../components/ui/button';
-import { searchForRow } from '../transfer-api';
+import { rowSearchQuery } from '../transfer-api';
 import { applyRowChoice } from '../wizard-actions';
 import { useWizardMutating } from '../wizard-queries';
 
@@ -75,7 +75,7 @@ export function MatchRowDetails({
         label={`Search ${destinationLabel}`}
         query={query}
         onQueryChange={setQuery}
-        search={(text) => searchForRow(matchSetId, row.position, text)}
+        searchQuery={(text) => rowSearchQuery(matchSetId, row.position, text)}
         currentId={currentId}
         busy={busy}
         onUse={(candidate) =>
