@@ -9,7 +9,7 @@ import { toast } from '../../hooks/use-toast';
 import { failureDescription } from '../../lib/failure-description';
 import { track } from '../../lib/track';
 import { AlternativeRow } from './alternative-row';
-import { createRegionPlaylist, fetchPlaylistTracks, findGeoAlternatives } from './geo-lock-api';
+import { useCreateRegionPlaylist, useFetchPlaylistTracks, useFindGeoAlternatives } from './geo-lock-api';
 
 type Phase = 'idle' | 'fetching' | 'analyzing' | 'creating';
 
@@ -39,12 +39,31 @@ export function GeoLockPanel() {
   const [playlistUrl, setPlaylistUrl] = useState('');
   const [sourceRegion, setSourceRegion] = useState<SourceRegion>(SOURCE_REGIONS[0]);
   const [targetRegion, setTargetRegion] = useState<TargetRegion>(TARGET_REGIONS[0]);
-  const [phase, setPhase] = useState<Phase>('idle');
   const [result, setResult] = useState<AnalysisResult | null>(null);
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [created, setCreated] = useState<{ url: string; name: string } | null>(null);
+  const fetching = useFetchPlaylistTracks();
+  const analyzing = useFindGeoAlternatives();
+  const creating = useCreateRegionPlaylist();
+  const phase: Phase = fetching.isPending
+    ? 'fetching'
+    : analyzing.isPending
+      ? 'analyzing'
+      : creating.isPending
+        ? 'creating'
+        : 'idle';
 
-  const analyze = async () => {
+  const analysisFailed = (error: unknown) =>
+    toast({
+      title: 'Analysis failed',
+      description: failureDescription(
+        "We couldn't analyze this playlist. Please check the URL and try again.",
+        error,
+      ),
+      variant: 'destructive',
+    });
+
+  const analyze = () => {
     const url = playlistUrl.trim();
     if (url === '') {
       toast({
@@ -55,74 +74,58 @@ export function GeoLockPanel() {
       return;
     }
     setCreated(null);
-    setPhase('fetching');
-    try {
-      const { playlist, tracks } = await fetchPlaylistTracks(url);
-      setPhase('analyzing');
-      const answer = await findGeoAlternatives({
-        tracks,
-        sourceRegion,
-        targetRegion,
-        service: playlist.service,
-      });
-      setResult({ ...answer, playlistName: playlist.name, region: targetRegion });
-      setChosen(chosenByDefault(answer));
-    } catch (error) {
-      toast({
-        title: 'Analysis failed',
-        description: failureDescription(
-          "We couldn't analyze this playlist. Please check the URL and try again.",
-          error,
+    fetching.mutate(url, {
+      onError: analysisFailed,
+      onSuccess: ({ playlist, tracks }) =>
+        analyzing.mutate(
+          { tracks, sourceRegion, targetRegion, service: playlist.service },
+          {
+            onError: analysisFailed,
+            onSuccess: (answer) => {
+              setResult({ ...answer, playlistName: playlist.name, region: targetRegion });
+              setChosen(chosenByDefault(answer));
+            },
+          },
         ),
-        variant: 'destructive',
-      });
-    } finally {
-      setPhase('idle');
-    }
+    });
   };
 
-  const create = async () => {
+  const create = () => {
     if (!result) return;
-    const replacements = [...chosen];
     const applied = result.alternatives.filter((entry) => entry.alternative && chosen.has(entry.original.id));
-    setPhase('creating');
-    try {
-      const answer = await createRegionPlaylist({
-        playlistUrl: playlistUrl.trim(),
-        targetRegion: result.region,
-        replacements,
-      });
+    const recordUse = (success: boolean) => {
       for (const entry of applied) {
         track('geo_lock_bypass_used', {
           original_track: entry.original.id,
           alternative_track: entry.alternative?.id ?? '',
-          success: true,
+          success,
         });
       }
-      setCreated({ url: answer.url, name: `${result.playlistName} (${result.region})` });
-      toast({
-        title: 'Playlist created',
-        description: `${result.playlistName} (${result.region}) is in your library.`,
-      });
-    } catch (error) {
-      for (const entry of applied) {
-        track('geo_lock_bypass_used', {
-          original_track: entry.original.id,
-          alternative_track: entry.alternative?.id ?? '',
-          success: false,
-        });
-      }
-      toast({
-        title: 'Creation failed',
-        description: failureDescription(
-          "We couldn't create the optimized playlist. Please try again.",
-          error,
-        ),
-        variant: 'destructive',
-      });
-    } finally {
-      setPhase('idle');
-    }
+    };
+    creating.mutate(
+      { playlistUrl: playlistUrl.trim(), targetRegion: result.region, replacements: [...chosen] },
+      {
+        onSuccess: (answer) => {
+          recordUse(true);
+          setCreated({ url: answer.url, name: `${result.playlistName} (${result.region})` });
+          toast({
+            title: 'Playlist created',
+            description: `${result.playlistName} (${result.region}) is in your library.`,
+          });
+        },
+        onError: (error) => {
+          recordUse(false);
+          toast({
+            title: 'Creation failed',
+            description: failureDescription(
+              "We couldn't create the optimized playlist. Please try again.",
+              error,
+            ),
+            variant: 'destructive',
+          });
+        },
+      },
+    );
   };
 
   const reset = () => {
