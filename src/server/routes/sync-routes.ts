@@ -8,9 +8,9 @@ import type { AppDeps, AppEnv } from '../app-context';
 import { requireUser } from '../http/require-user';
 import { readJson } from '../http/validation';
 import { assertPro } from '../plans/plan-limits';
+import { createSync } from '../syncs/sync-service';
 import {
   confirmRun,
-  createSync,
   deleteSync,
   listRuns,
   listSyncs,

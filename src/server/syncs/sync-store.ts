@@ -6,14 +6,13 @@ import { syncRuns, syncs, users } from '../db/schema';
 import { isUuid } from '../db/uuid';
 import { badRequest, conflict, notFound } from '../domain-errors';
 import { enqueue } from '../jobs/define-job';
-import { loadSourcePlaylist } from '../playlists/source-playlists';
-import { ProviderError } from '../providers/http';
 import { nextRunAfter } from './sync-interval';
 import { syncRunJob } from './sync-run-job';
 
 /**
- * Syncs (issue 14, item 4; decision 0017): creating one, its runs, pause, resume and delete. The plan
- * check (Pro) is the route's; every function here answers only the person's own syncs.
+ * The SQL of syncs (issue 14, item 4; decision 0017): storing one, its runs (each queued with its job in
+ * one transaction), pause, resume and delete. Creating one reads the playlists first: sync-service.ts.
+ * The plan check (Pro) is the route's; every function here answers only the person's own syncs.
  */
 
 type SyncRecord = typeof syncs.$inferSelect;
@@ -46,7 +45,7 @@ export function toSyncRunView(run: SyncRunRecord): SyncRun {
   };
 }
 
-function toSyncView(sync: SyncRecord, lastRun: SyncRunRecord | undefined): Sync {
+export function toSyncView(sync: SyncRecord, lastRun: SyncRunRecord | undefined): Sync {
   return {
     id: sync.id,
     sourceService: sync.sourceService,
@@ -74,17 +73,6 @@ async function ownSync(db: Database, userId: string, syncId: string): Promise<Sy
     : [];
   if (!sync) throw notFound('That sync does not exist (any more).');
   return sync;
-}
-
-/** A provider's "not there" or "not yours" on a playlist the person named, as a clear 4xx. */
-function playlistError(error: unknown, which: string): unknown {
-  if (error instanceof ProviderError && (error.kind === 'not_found' || error.kind === 'bad_request')) {
-    return notFound(`The ${which} playlist was not found.`);
-  }
-  if (error instanceof ProviderError && error.kind === 'forbidden') {
-    return badRequest(`Crossfade cannot read the ${which} playlist: choose one of your own.`);
-  }
-  return error;
 }
 
 /**
@@ -149,47 +137,6 @@ export async function insertSync(
   });
   if (!sync) throw new Error('sync insert returned no row');
   return sync;
-}
-
-/** Creates a sync and starts its first run, which is always a preview. */
-export async function createSync(
-  deps: AppDeps,
-  userId: string,
-  input: CreateSyncRequest,
-): Promise<{ sync: Sync; run: SyncRun }> {
-  // Both services must be connected, and the playlists readable, before anything is stored.
-  const destination = await deps.providers.forUser(userId, input.destinationService);
-  const source = await loadSourcePlaylist(deps, userId, input.sourceService, input.sourcePlaylistId).catch(
-    (error: unknown) => {
-      throw playlistError(error, 'source');
-    },
-  );
-  let destinationUrl: string | null = null;
-  if (input.destinationPlaylistId) {
-    const existing = await destination.getPlaylist(input.destinationPlaylistId).catch((error: unknown) => {
-      throw playlistError(error, 'destination');
-    });
-    if (existing.playlist.isOwned === false) {
-      throw badRequest(
-        'Choose one of your own playlists as the destination: Crossfade can only add to those.',
-      );
-    }
-    destinationUrl = existing.playlist.url ?? null;
-  }
-  if (
-    input.direction === 'two-way' &&
-    (source.playlist.isOwned === false || input.sourcePlaylistId.startsWith('import:'))
-  ) {
-    throw badRequest(
-      'A two-way sync writes to both playlists: choose one of your own playlists on each side.',
-    );
-  }
-  const sync = await insertSync(deps.db, userId, input, {
-    sourcePlaylistName: source.playlist.name,
-    destinationUrl,
-  });
-  const run = await startRun(deps, userId, sync.id, { trigger: 'first', dryRun: true });
-  return { sync: toSyncView(sync, undefined), run };
 }
 
 export async function listSyncs(deps: AppDeps, userId: string): Promise<Sync[]> {
