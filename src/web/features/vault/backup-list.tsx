@@ -61,8 +61,7 @@ function BackupCard({ backup }: { backup: BackupSummary }) {
       <CardHeader>
         <CardTitle as="h3">{title}</CardTitle>
         <p className="text-sm text-slate-600">
-          {backup.playlistCount} playlist{backup.playlistCount === 1 ? '' : 's'} · {backup.trackCount}{' '}
-          track
+          {backup.playlistCount} playlist{backup.playlistCount === 1 ? '' : 's'} · {backup.trackCount} track
           {backup.trackCount === 1 ? '' : 's'} ·{' '}
           {backup.trigger === 'scheduled' ? 'Daily backup' : 'Backed up by you'}
         </p>
