@@ -269,6 +269,54 @@ describe('backing up and restoring', () => {
     expect(perPlaylist.get(second.id)).toBe(1);
   });
 
+  it('starts the service in progress over when its checkpoint was saved before backups were versions', async () => {
+    const { client, userId } = await member('vault', ['spotify']);
+    const job = await enqueueJob(server.deps.db, {
+      kind: BACKUP_JOB,
+      userId,
+      payload: { userId, trigger: 'manual' },
+      runAfter: new Date(Date.now() + 60 * 60_000),
+    });
+    // A checkpoint as the job wrote it with `backup_snapshots.contents`: the tracks in the checkpoint.
+    const oldSnapshotId = randomUUID();
+    await server.deps.db
+      .update(jobs)
+      .set({
+        runAfter: new Date(),
+        state: {
+          finished: [],
+          current: {
+            service: 'spotify',
+            snapshotId: oldSnapshotId,
+            listed: [{ id: 'gone', name: 'Read before the upgrade' }],
+            playlists: [
+              {
+                id: 'gone',
+                name: 'Read before the upgrade',
+                description: null,
+                tracks: [],
+                skippedEntries: 0,
+              },
+            ],
+            unreadable: [],
+          },
+        },
+      })
+      .where(eq(jobs.id, job.id));
+
+    expect((await finished(job.id)).status).toBe('succeeded');
+    const list = (await client.get('/api/vault/backups')).body as BackupSummary[];
+    expect(list).toHaveLength(1);
+    expect(list[0]?.id).not.toBe(oldSnapshotId);
+    const detail = (await client.get(`/api/vault/backups/${list[0]?.id}`)).body as BackupDetail;
+    const names = [...detail.playlists, ...detail.unreadable].map((playlist) => playlist.name).sort();
+    expect(names).toEqual(
+      testCatalog()
+        .demoLibraries.spotify.map((playlist) => playlist.name)
+        .sort(),
+    );
+  });
+
   it('shows the tracks of a playlist that did not change since the last backup', async () => {
     const { client, userId } = await member('vault', ['spotify']);
     const backUp = async () => {
