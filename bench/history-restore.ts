@@ -7,7 +7,7 @@ import { getRequestListener } from '@hono/node-server';
 import { generateCatalog } from '../src/sandbox/catalog/generator';
 import { createApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
-import { openDatabase } from '../src/server/db/client';
+import { openDatabase } from '../src/server/db/open';
 import { recordObservation } from '../src/server/history/playlist-history';
 import { createLogger } from '../src/server/logger';
 import { setUserPlan } from '../src/server/plans/plan-store';

@@ -9,7 +9,7 @@
  * The last line is `bench:history: versions=N bytes_per_version=N total_mb=X read_ms_max=X restore_s=X`.
  */
 
-import { openDatabase } from '../src/server/db/client';
+import { openDatabase } from '../src/server/db/open';
 import { users } from '../src/server/db/schema';
 import { HISTORY_KEYFRAME_EVERY } from '../src/server/history/history-codec';
 import { findHistory, historyTableBytes, listVersions } from '../src/server/history/history-store';

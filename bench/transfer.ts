@@ -19,7 +19,7 @@ import { generateCatalog } from '../src/sandbox/catalog/generator';
 import type { Catalog } from '../src/sandbox/catalog/types';
 import { createApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
-import { openDatabase } from '../src/server/db/client';
+import { openDatabase } from '../src/server/db/open';
 import { createLogger } from '../src/server/logger';
 import { setUserPlan } from '../src/server/plans/plan-store';
 import { createRuntime } from '../src/server/runtime';

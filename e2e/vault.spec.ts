@@ -20,7 +20,7 @@ test.describe('Vault+ member', () => {
     await vault?.close();
   });
 
-  test('backs up now, sees the snapshot with its playlists, and restores one into the wizard', async ({
+  test('backs up now, sees the backup with its playlists, and restores one into the wizard', async ({
     page,
   }) => {
     const user = await registerOn(page, vault.url, 'vault');
@@ -38,11 +38,11 @@ test.describe('Vault+ member', () => {
     await expectToast(page, 'Backup complete');
 
     const backups = page.getByRole('list', { name: 'Backups' });
-    const snapshot = backups.getByRole('listitem').filter({ hasText: 'Spotify backup' });
-    await expect(snapshot).toHaveCount(1);
-    await expect(snapshot).toContainText('Backed up by you');
-    await snapshot.getByRole('button', { name: 'Show playlists' }).click();
-    const roadTrip = snapshot.locator('details').filter({ hasText: 'Road Trip' });
+    const backup = backups.getByRole('listitem').filter({ hasText: 'Spotify backup' });
+    await expect(backup).toHaveCount(1);
+    await expect(backup).toContainText('Backed up by you');
+    await backup.getByRole('button', { name: 'Show playlists' }).click();
+    const roadTrip = backup.locator('details').filter({ hasText: 'Road Trip' });
     await roadTrip.locator('summary').click();
     await expect(roadTrip.getByRole('listitem').first()).toBeVisible();
 

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../server/auth/passwords';
-import { openDatabase } from '../server/db/client';
+import { openDatabase } from '../server/db/open';
 import { users } from '../server/db/schema';
 import { seedDataDir } from '../server/testing/pglite-template';
 import { entryCommand } from '../server/testing/server-process';

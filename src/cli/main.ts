@@ -1,5 +1,6 @@
 import { loadConfig } from '../server/config';
-import { type DatabaseHandle, openDatabase } from '../server/db/client';
+import type { DatabaseHandle } from '../server/db/client';
+import { openDatabase } from '../server/db/open';
 import { MATCH_FILES_USAGE, runMatchFiles } from './match-files';
 import { CommandError, PLAN_USAGE, parsePlanArgs, setPlan } from './plan-command';
 

@@ -3,7 +3,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import { startBillingScheduler } from './billing/billing-deadlines';
 import { ConfigError, loadConfig } from './config';
-import { openDatabase } from './db/client';
+import { openDatabase } from './db/open';
 import { createLogger } from './logger';
 import { createRuntime } from './runtime';
 import { checkDataDirPrivate, makeDataDirPrivate } from './security/private-data';

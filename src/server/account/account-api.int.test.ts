@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, getTableName, inArray, is, sql } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,8 @@ import type { Usage } from '../../shared/api/plans';
 import * as schema from '../db/schema';
 import {
   analyticsEvents,
-  backupSnapshots,
+  backupPlaylists,
+  backups,
   batches,
   billingAccounts,
   billingEvents,
@@ -37,11 +38,12 @@ import {
   transfers,
   users,
 } from '../db/schema';
-import { recordObservation } from '../history/playlist-history';
+import { recordBackupVersion, recordObservation } from '../history/playlist-history';
 import { hashKey } from '../security/rate-limit';
 import { connectService } from '../testing/connect-service';
 import { subscribe } from '../testing/stripe-sandbox';
 import { startTestServer, type TestClient, type TestServer } from '../testing/test-server';
+import { insertBackup } from '../vault/backup-store';
 
 let server: TestServer;
 let counter = 0;
@@ -159,7 +161,7 @@ describe('profile and public-profile switch', () => {
 });
 
 /** Rows holding something of one person, per table of schema.ts. */
-async function rowsOwnedBy(userId: string, ids: { matchSets: string[]; links: string[] }) {
+async function rowsOwnedBy(userId: string, ids: { matchSets: string[]; links: string[]; backups: string[] }) {
   const db = server.deps.db;
   const countWhere = async (table: PgTable, condition: ReturnType<typeof eq>) => {
     const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(table).where(condition);
@@ -185,7 +187,11 @@ async function rowsOwnedBy(userId: string, ids: { matchSets: string[]; links: st
     sync_runs: await countWhere(syncRuns, eq(syncRuns.userId, userId)),
     imported_playlists: await countWhere(importedPlaylists, eq(importedPlaylists.userId, userId)),
     saved_exports: await countWhere(savedExports, eq(savedExports.userId, userId)),
-    backup_snapshots: await countWhere(backupSnapshots, eq(backupSnapshots.userId, userId)),
+    backups: await countWhere(backups, eq(backups.userId, userId)),
+    backup_playlists: await countWhere(
+      backupPlaylists,
+      ids.backups.length ? inArray(backupPlaylists.backupId, ids.backups) : none,
+    ),
     merge_invitations: await countWhere(mergeInvitations, eq(mergeInvitations.inviterId, userId)),
     merged_playlists: await countWhere(mergedPlaylists, eq(mergedPlaylists.userId, userId)),
     links: await countWhere(links, eq(links.userId, userId)),
@@ -351,13 +357,33 @@ async function fillEverything(client: TestClient, userId: string, username: stri
     sizeBytes: 3,
     playlistName: 'Road Trip',
   });
-  await db.insert(backupSnapshots).values({
+  // A backup of that playlist: its header, and its link to the version it found current.
+  const backupId = randomUUID();
+  const version = await recordBackupVersion(db, {
+    userId,
+    service: 'spotify',
+    playlistId: 'p1',
+    name: 'P',
+    entries: [
+      {
+        position: 0,
+        kind: 'track',
+        track: { id: 't1', uri: 'spotify:track:t1', name: 'T', artists: ['A'], album: 'B', durationMs: 1 },
+      },
+    ],
+    mode: 'read',
+    cause: 'backup',
+    origin: `backup:${backupId}`,
+  });
+  await insertBackup(db, {
+    id: backupId,
     userId,
     service: 'spotify',
     trigger: 'manual',
-    playlistCount: 0,
-    trackCount: 0,
-    contents: { playlists: [] },
+    playlists: [
+      { id: 'p1', name: 'P', description: null, skippedEntries: 0, trackCount: 1, versionId: version.id },
+    ],
+    unreadable: [],
   });
   await db.insert(mergeInvitations).values({
     inviterId: userId,
@@ -388,13 +414,13 @@ async function fillEverything(client: TestClient, userId: string, username: stri
   await db.insert(idempotencyKeys).values({ userId, key: 'k', fingerprint: 'f', request: 'POST /api/links' });
   // A subscription bought through the payments sandbox: customer, events, a change of plan.
   await subscribe(server, client, { plan: 'pro' });
-  return { matchSets: [set.id], links: [link.id] };
+  return { matchSets: [set.id], links: [link.id], backups: [backupId] };
 }
 
 describe('DELETE /api/account', () => {
   it('covers every table of the schema', async () => {
     const { userId } = await registered();
-    const counted = Object.keys(await rowsOwnedBy(userId, { matchSets: [], links: [] }));
+    const counted = Object.keys(await rowsOwnedBy(userId, { matchSets: [], links: [], backups: [] }));
     const tables = (Object.values(schema) as unknown[]).flatMap((value) =>
       is(value, PgTable) ? [getTableName(value)] : [],
     );

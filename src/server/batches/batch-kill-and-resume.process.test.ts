@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchView } from '../../shared/api/batches';
 import type { FetchPlaylistTracksResponse, PlaylistSummary } from '../../shared/api/playlists';
 import type { MatchSetView, TransferResult } from '../../shared/api/transfer';
-import { openDatabase } from '../db/client';
+import { openDatabase } from '../db/open';
 import { users } from '../db/schema';
 import { connectService } from '../testing/connect-service';
 import { type CrashPlace, createCrashPlace } from '../testing/crash-place';

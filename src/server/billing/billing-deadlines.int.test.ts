@@ -1,6 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backupSnapshots, billingAccounts, billingEvents, planChanges, syncs, users } from '../db/schema';
+import {
+  backupPlaylists,
+  backups,
+  billingAccounts,
+  billingEvents,
+  planChanges,
+  syncs,
+  users,
+} from '../db/schema';
+import { backupTrack, saveTestBackup } from '../testing/backups';
 import { startTestServer, type TestServer } from '../testing/test-server';
 import { settleDueDeadlines } from './billing-deadlines';
 
@@ -69,13 +78,8 @@ describe('settleDueDeadlines', () => {
     const left = await person('free');
     const back = await person('vault');
     for (const userId of [left, back]) {
-      await server.deps.db.insert(backupSnapshots).values({
-        userId,
-        service: 'spotify',
-        trigger: 'manual',
-        playlistCount: 0,
-        trackCount: 0,
-        contents: { playlists: [] },
+      await saveTestBackup(server.deps.db, userId, {
+        playlists: [{ id: `kept-${userId}`, name: 'Kept', tracks: [backupTrack('t1'), backupTrack('t2')] }],
       });
       await server.deps.db
         .insert(billingAccounts)
@@ -83,9 +87,19 @@ describe('settleDueDeadlines', () => {
     }
     await settleDueDeadlines(server.deps);
     const count = async (userId: string) =>
-      (await server.deps.db.select().from(backupSnapshots).where(eq(backupSnapshots.userId, userId))).length;
+      (await server.deps.db.select().from(backups).where(eq(backups.userId, userId))).length;
+    const links = async (userId: string) =>
+      (
+        await server.deps.db
+          .select()
+          .from(backupPlaylists)
+          .innerJoin(backups, eq(backups.id, backupPlaylists.backupId))
+          .where(eq(backups.userId, userId))
+      ).length;
     expect(await count(left)).toBe(0);
+    expect(await links(left)).toBe(0);
     expect(await count(back)).toBe(1);
+    expect(await links(back)).toBe(1);
   });
 
   it('forgets event ids older than 30 days', async () => {

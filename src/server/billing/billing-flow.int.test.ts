@@ -6,7 +6,7 @@ import type { Billing, CheckoutStatus } from '../../shared/api/billing';
 import { BILLING_WEBHOOK_PATH } from '../../shared/api/billing';
 import type { PlaylistSummary } from '../../shared/api/playlists';
 import {
-  backupSnapshots,
+  backups,
   billingAccounts,
   billingEvents,
   outboxMessages,
@@ -14,6 +14,7 @@ import {
   syncs,
   users,
 } from '../db/schema';
+import { backupTrack, saveTestBackup } from '../testing/backups';
 import { connectService } from '../testing/connect-service';
 import {
   billingOf,
@@ -229,13 +230,8 @@ describe('time passing on the test clock', () => {
     const person = await signedUp();
     await addSync(person.userId);
     const first = await subscribe(server, person.client, { plan: 'vault' });
-    await server.deps.db.insert(backupSnapshots).values({
-      userId: person.userId,
-      service: 'spotify',
-      trigger: 'manual',
-      playlistCount: 0,
-      trackCount: 0,
-      contents: { playlists: [] },
+    await saveTestBackup(server.deps.db, person.userId, {
+      playlists: [{ id: 'kept-playlist', name: 'Kept', tracks: [backupTrack('t1')] }],
     });
     const portal = await openPortal(person.client);
     expect(portal).toContain('/sandbox/stripe/p/session/test_');
@@ -274,10 +270,7 @@ describe('time passing on the test clock', () => {
 
     await moveClock(server, customerId, end + 31 * DAY_SECONDS);
     await waitForBilling(person.client, (billing) => billing.backupsKeptUntil === null);
-    const left = await server.deps.db
-      .select()
-      .from(backupSnapshots)
-      .where(eq(backupSnapshots.userId, person.userId));
+    const left = await server.deps.db.select().from(backups).where(eq(backups.userId, person.userId));
     expect(left).toEqual([]);
     expect((await person.client.get('/api/vault/backups')).status).toBe(402);
   });

@@ -430,9 +430,12 @@ export const savedExports = pgTable(
   (table) => [index('saved_exports_user_idx').on(table.userId, table.createdAt)],
 );
 
-/** Vault+ backups: a snapshot of a person's playlists on one service, restorable through a transfer. */
-export const backupSnapshots = pgTable(
-  'backup_snapshots',
+/**
+ * Vault+ backups (decision 0038): the header of one reading of all of a person's playlists on one service.
+ * What each playlist held is a version in the playlist history store, linked by `backup_playlists`.
+ */
+export const backups = pgTable(
+  'backups',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     userId: uuid('user_id')
@@ -442,11 +445,14 @@ export const backupSnapshots = pgTable(
     trigger: text('trigger', { enum: ['scheduled', 'manual'] }).notNull(),
     playlistCount: integer('playlist_count').notNull(),
     trackCount: integer('track_count').notNull(),
-    /** `{playlists: [{id, name, description, tracks: NormalizedTrack[]}]}` */
-    contents: jsonb('contents').$type<unknown>().notNull(),
+    /** Playlists the service would not let Crossfade read: `[{id, name, reason}]`. */
+    unreadable: jsonb('unreadable')
+      .$type<{ id: string; name: string; reason: string }[]>()
+      .notNull()
+      .default([]),
     createdAt: createdAt(),
   },
-  (table) => [index('backup_snapshots_user_idx').on(table.userId, table.createdAt)],
+  (table) => [index('backups_user_idx').on(table.userId, table.createdAt)],
 );
 
 /** Friend merge invitations: the secret token travels by e-mail, only its hash is stored. */
@@ -817,7 +823,7 @@ export const playlistVersions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     seq: integer('seq').notNull(),
     cause: text('cause', { enum: ['transfer', 'sync', 'restore', 'backup', 'outside'] }).notNull(),
-    /** What wrote it: `transfer:<id>`, `sync-run:<id>`, `restore:<jobId>`, `backup:<snapshotId>`. */
+    /** What wrote it: `transfer:<id>`, `sync-run:<id>`, `restore:<jobId>`, `backup:<backupId>`. */
     origin: text('origin'),
     trackCount: integer('track_count').notNull(),
     /** Base64 text, not bytea: the embedded database hands text back many times faster. */
@@ -834,5 +840,31 @@ export const playlistVersions = pgTable(
     uniqueIndex('playlist_versions_seq').on(table.historyId, table.seq),
     index('playlist_versions_user_idx').on(table.userId, table.createdAt),
     index('playlist_versions_origin_idx').on(table.userId, table.origin),
+  ],
+);
+
+/**
+ * The playlists of a backup, in the order the service listed them: each points at the version of the
+ * playlist's history the backup found current (recorded by it, or an earlier one when nothing changed since).
+ */
+export const backupPlaylists = pgTable(
+  'backup_playlists',
+  {
+    backupId: uuid('backup_id')
+      .notNull()
+      .references(() => backups.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    versionId: uuid('version_id')
+      .notNull()
+      .references(() => playlistVersions.id, { onDelete: 'cascade' }),
+    /** The playlist's name and description when it was backed up (a version keeps only its tracks). */
+    name: text('name').notNull(),
+    description: text('description'),
+    /** Entries the service could not describe as tracks (local files, episodes, unavailable). */
+    skippedEntries: integer('skipped_entries').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.backupId, table.position] }),
+    index('backup_playlists_version_idx').on(table.versionId),
   ],
 );

@@ -7,9 +7,10 @@ import type { MusicProvider, PlaylistContents, PlaylistEntry } from '../provider
 import { type Observation, recordObservation } from './playlist-history';
 
 /**
- * The calls transfers, syncs, batches, backups and restores make to keep every playlist's history
- * (decision 0030): `history.read` after reading a playlist, `history.wrote` after writing one. A history
- * that cannot be written never fails the work it describes: it is logged.
+ * The calls transfers, syncs, batches and restores make to keep every playlist's history (decision
+ * 0030): `history.read` after reading a playlist, `history.wrote` after writing one. A history that cannot
+ * be written never fails the work it describes: it is logged. (A backup's versions are its contents, so
+ * the backup job calls `recordBackupVersion` itself, decision 0038.)
  */
 
 interface Where {
@@ -36,7 +37,7 @@ async function record(deps: Pick<AppDeps, 'db' | 'logger'>, observation: Observa
 }
 
 export const history = {
-  /** Crossfade read this playlist for a transfer, sync, batch or backup. */
+  /** Crossfade read this playlist for a transfer, sync or batch. */
   read: (
     deps: Pick<AppDeps, 'db' | 'logger'>,
     where: Where & { contents: PlaylistContents; cause: Observation['cause']; origin?: string },

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, gte, isNotNull, like, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, like, lt, lte, or, sql } from 'drizzle-orm';
 import type { HistoryCause } from '../../shared/api/history';
 import type { ServiceId } from '../../shared/services';
 import type { Database } from '../db/client';
@@ -274,4 +274,64 @@ export async function historyTableBytes(db: Database): Promise<number> {
     sql`select pg_total_relation_size('playlist_versions') + pg_total_relation_size('playlist_histories') as bytes`,
   );
   return Number((result as unknown as { rows: { bytes: string | number }[] }).rows[0]?.bytes ?? 0);
+}
+
+/** The version of a history one writer recorded (origin `origin`), the newest when there are several. */
+export async function findVersionWithOrigin(
+  db: Database,
+  historyId: string,
+  origin: string,
+): Promise<{ id: string; seq: number } | undefined> {
+  const [row] = await db
+    .select({ id: playlistVersions.id, seq: playlistVersions.seq })
+    .from(playlistVersions)
+    .where(and(eq(playlistVersions.historyId, historyId), eq(playlistVersions.origin, origin)))
+    .orderBy(desc(playlistVersions.seq))
+    .limit(1);
+  return row;
+}
+
+/** The version a history had at `at`: the newest recorded then or before (undefined when none was). */
+export async function findVersionAt(
+  db: Database,
+  historyId: string,
+  at: Date,
+): Promise<{ id: string; seq: number } | undefined> {
+  const [row] = await db
+    .select({ id: playlistVersions.id, seq: playlistVersions.seq })
+    .from(playlistVersions)
+    .where(and(eq(playlistVersions.historyId, historyId), lte(playlistVersions.createdAt, at)))
+    .orderBy(desc(playlistVersions.seq))
+    .limit(1);
+  return row;
+}
+
+/** Versions by id, with where each sits: its history, `seq`, and the playlist it is a version of. */
+export async function findVersionsByIds(
+  db: Database,
+  ids: string[],
+): Promise<{ id: string; historyId: string; seq: number; playlistId: string }[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      id: playlistVersions.id,
+      historyId: playlistVersions.historyId,
+      seq: playlistVersions.seq,
+      playlistId: playlistHistories.playlistId,
+    })
+    .from(playlistVersions)
+    .innerJoin(playlistHistories, eq(playlistHistories.id, playlistVersions.historyId))
+    .where(inArray(playlistVersions.id, ids));
+}
+
+export async function findVersionBySeq(
+  db: Database,
+  historyId: string,
+  seq: number,
+): Promise<{ id: string; seq: number } | undefined> {
+  const [row] = await db
+    .select({ id: playlistVersions.id, seq: playlistVersions.seq })
+    .from(playlistVersions)
+    .where(and(eq(playlistVersions.historyId, historyId), eq(playlistVersions.seq, seq)));
+  return row;
 }

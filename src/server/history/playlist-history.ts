@@ -21,6 +21,10 @@ import {
 import {
   findHistory,
   findHistoryById,
+  findVersionAt,
+  findVersionBySeq,
+  findVersionsByIds,
+  findVersionWithOrigin,
   type HistoryKey,
   hasVersionsBefore,
   insertVersion,
@@ -125,6 +129,48 @@ export async function recordObservation(db: Database, observation: Observation):
     return version.id;
   });
 }
+
+/**
+ * The version a backup holds of a playlist (decision 0038): the one recorded with the backup's `origin`
+ * when there is one (a resumed backup, or an upgrade that already ran), else the version current at
+ * `at` (now by default) when the read matches it (versions are recorded only on change, decision 0030),
+ * else the head when it matches, else a new version. Never null, and never a second version per origin.
+ */
+export async function recordBackupVersion(
+  db: Database,
+  observation: Observation & { origin: string },
+): Promise<{ id: string }> {
+  return withHistoryLocked(db, observation, async (tx, history) => {
+    const own = await findVersionWithOrigin(tx, history.id, observation.origin);
+    if (own) return { id: own.id };
+    const head = history.lastSeq === 0 ? null : await stateAt(tx, history.id, history.lastSeq);
+    const observe = (previous: ReplayedState | null) =>
+      observation.entries.flatMap((entry) => observedEntry(entry, previous) ?? []);
+    const then = observation.at ? await findVersionAt(tx, history.id, observation.at) : undefined;
+    if (then && then.seq !== history.lastSeq) {
+      const stateThen = await stateAt(tx, history.id, then.seq);
+      if (!nextVersion(stateThen, observe(stateThen))) return { id: then.id };
+    }
+    const parts = nextVersion(head, observe(head));
+    if (!parts) {
+      const current = await findVersionBySeq(tx, history.id, history.lastSeq);
+      if (!current) throw new Error('the newest version of the playlist history vanished');
+      return { id: current.id };
+    }
+    const cause: HistoryCause = observation.mode === 'read' && head ? 'outside' : observation.cause;
+    const version = await insertVersion(tx, history, {
+      name: observation.name,
+      cause,
+      origin: observation.origin,
+      ...(observation.at ? { at: observation.at } : {}),
+      parts,
+    });
+    return { id: version.id };
+  });
+}
+
+/** Where each version sits in its history, for `readVersionTracks`. */
+export const locateVersions = (db: Database, ids: string[]) => findVersionsByIds(db, ids);
 
 /** A version's whole ordered list, with which tracks were unavailable then. */
 export async function readVersionTracks(

@@ -301,8 +301,8 @@ const CASES: Record<string, () => Promise<CreateRequest>> = {
   '/api/vault/backups/:id/restore': async () => {
     const started = await person.client.post('/api/vault/backups');
     expect((await finishedJob((started.body as { jobId: string }).jobId)).status).toBe('succeeded');
-    const snapshots = (await person.client.get('/api/vault/backups')).body as BackupSummary[];
-    const spotify = snapshots.find((snapshot) => snapshot.service === 'spotify');
+    const backups = (await person.client.get('/api/vault/backups')).body as BackupSummary[];
+    const spotify = backups.find((backup) => backup.service === 'spotify');
     const detail = (await person.client.get(`/api/vault/backups/${spotify?.id}`)).body as BackupDetail;
     return {
       url: `/api/vault/backups/${spotify?.id}/restore`,

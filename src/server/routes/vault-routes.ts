@@ -4,8 +4,8 @@ import type { AppDeps, AppEnv } from '../app-context';
 import { requireUser } from '../http/require-user';
 import { readJson } from '../http/validation';
 import { assertCanReadBackups, assertVault } from '../plans/plan-limits';
-import { requestManualBackup, restoreBackupPlaylist } from '../vault/backup-service';
-import { getBackup, listBackups } from '../vault/backup-store';
+import { getBackup, requestManualBackup, restoreBackupPlaylist } from '../vault/backup-service';
+import { listBackups } from '../vault/backup-store';
 
 const FEATURE = 'Backups';
 

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { loadCatalog } from '../../sandbox/catalog/load-file';
 import type { MatchSetView, TransferResult } from '../../shared/api/transfer';
 import { loadConfig } from '../config';
-import { openDatabase } from '../db/client';
+import { openDatabase } from '../db/open';
 import { createLogger } from '../logger';
 import { createRuntime } from '../runtime';
 import { connectService } from './connect-service';

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
-import { MIGRATIONS_FOLDER } from '../db/client';
+import { runMigrations } from '../db/migrate';
 import * as schema from '../db/schema';
 
 /** Where the migrated template lives for this test run; createTestDatabase starts each database from it. */
@@ -22,7 +21,7 @@ export default async function setup() {
   const existing = process.env[PGLITE_TEMPLATE_ENV];
   if (existing && existsSync(existing)) return share(existing);
   const client = new PGlite();
-  await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+  await runMigrations(drizzle(client, { schema }));
   const dump = await client.dumpDataDir('none');
   await client.close();
   const dir = mkdtempSync(join(tmpdir(), 'crossfade-pglite-template-'));

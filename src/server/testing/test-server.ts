@@ -9,6 +9,7 @@ import type { Catalog } from '../../sandbox/catalog/types';
 import { createApp } from '../app';
 import type { AppDeps } from '../app-context';
 import { type Config, loadConfig } from '../config';
+import type { DatabaseHandle } from '../db/client';
 import { createLogger, type Logger } from '../logger';
 import { createRuntime } from '../runtime';
 import { QUICK_APPLE_SETTLE, ROOMY_LIMITS, TEST_SANDBOX_SCENARIOS } from './roomy-limits';
@@ -33,6 +34,8 @@ export interface TestServerOptions {
   catalog?: Catalog;
   /** Where the app logs (silent by default); tests that check what is logged pass their own. */
   logger?: Logger;
+  /** The database to serve (a test of an upgrade prepares one); a fresh migrated one by default. */
+  database?: DatabaseHandle;
 }
 
 let defaultCatalog: Catalog | undefined;
@@ -43,7 +46,7 @@ export const testCatalog = () => {
 };
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const dataDir = mkdtempSync(join(tmpdir(), 'crossfade-test-'));
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { FetchPlaylistTracksResponse, PlaylistSummary } from '../../shared/api/playlists';
 import type { ServiceId } from '../../shared/services';
-import { openDatabase } from '../db/client';
+import { openDatabase } from '../db/open';
 import { users } from '../db/schema';
 import type { CrashPlace } from './crash-place';
 import { formsOf, playlistPagePath, submitForm } from './sandbox-page-edits';

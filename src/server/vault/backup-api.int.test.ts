@@ -9,10 +9,12 @@ import {
   type BackupSummary,
   type RestoreResponse,
 } from '../../shared/api/vault';
-import { backupSnapshots, jobs, users } from '../db/schema';
+import { jobs, playlistHistories, playlistVersions, users } from '../db/schema';
+import { recordBackupVersion } from '../history/playlist-history';
 import { jobRegistry } from '../jobs/define-job';
 import { JobRunner } from '../jobs/job-runner';
 import { enqueueJob, getJob, type JobRow } from '../jobs/job-store';
+import { saveTestBackup } from '../testing/backups';
 import { connectService } from '../testing/connect-service';
 import { startTestServer, type TestClient, type TestServer, testCatalog } from '../testing/test-server';
 import { BACKUP_JOB, backupJob } from './backup-job';
@@ -109,7 +111,7 @@ describe('plan enforcement', () => {
 });
 
 describe('backing up and restoring', () => {
-  it('snapshots every connected service with the demo library, then restores a playlist as an import', async () => {
+  it('backs up every connected service with the demo library, then restores a playlist as an import', async () => {
     const { client } = await member('vault', ['spotify', 'apple']);
     const started = await client.post('/api/vault/backups');
     expect(started.status).toBe(202);
@@ -119,15 +121,15 @@ describe('backing up and restoring', () => {
     expect(job.status).toBe('succeeded');
 
     const list = (await client.get('/api/vault/backups')).body as BackupSummary[];
-    expect(list.map((snapshot) => snapshot.service).sort()).toEqual(['apple', 'spotify']);
-    expect(list.every((snapshot) => snapshot.trigger === 'manual')).toBe(true);
+    expect(list.map((backup) => backup.service).sort()).toEqual(['apple', 'spotify']);
+    expect(list.every((backup) => backup.trigger === 'manual')).toBe(true);
 
     const catalog = testCatalog();
-    const spotifySummary = list.find((snapshot) => snapshot.service === 'spotify');
-    if (!spotifySummary) throw new Error('no spotify snapshot');
+    const spotifySummary = list.find((backup) => backup.service === 'spotify');
+    if (!spotifySummary) throw new Error('no spotify backup');
     const detail = (await client.get(`/api/vault/backups/${spotifySummary.id}`)).body as BackupDetail;
 
-    // Every demo playlist is in the snapshot, or listed as one the service would not let us read.
+    // Every demo playlist is in the backup, or listed as one the service would not let us read.
     const names = [...detail.playlists.map((p) => p.name), ...detail.unreadable.map((p) => p.name)].sort();
     expect(names).toEqual(catalog.demoLibraries.spotify.map((playlist) => playlist.name).sort());
     expect(detail.playlistCount).toBe(detail.playlists.length);
@@ -140,8 +142,8 @@ describe('backing up and restoring', () => {
     expect(roadTrip.tracks.length + roadTrip.skippedEntries).toBe(expected.playlist.entries.length);
     expect(roadTrip.tracks[0]?.name).toBeTruthy();
 
-    const appleSummary = list.find((snapshot) => snapshot.service === 'apple');
-    if (!appleSummary) throw new Error('no apple snapshot');
+    const appleSummary = list.find((backup) => backup.service === 'apple');
+    if (!appleSummary) throw new Error('no apple backup');
     const apple = (await client.get(`/api/vault/backups/${appleSummary.id}`)).body as BackupDetail;
     expect(apple.playlists.map((p) => p.name)).toEqual(
       expect.arrayContaining(catalog.demoLibraries.apple.map((playlist) => playlist.name)),
@@ -169,18 +171,8 @@ describe('backing up and restoring', () => {
   it('says which playlist or backup is missing', async () => {
     const { client, userId } = await member('vault', ['spotify']);
     expect((await client.get(`/api/vault/backups/${randomUUID()}`)).status).toBe(404);
-    const [snapshot] = await server.deps.db
-      .insert(backupSnapshots)
-      .values({
-        userId,
-        service: 'spotify',
-        trigger: 'manual',
-        playlistCount: 0,
-        trackCount: 0,
-        contents: { playlists: [] },
-      })
-      .returning({ id: backupSnapshots.id });
-    const response = await client.post(`/api/vault/backups/${snapshot?.id}/restore`, {
+    const backupId = await saveTestBackup(server.deps.db, userId);
+    const response = await client.post(`/api/vault/backups/${backupId}/restore`, {
       playlistId: 'nope',
       destinationService: 'apple',
     });
@@ -190,32 +182,23 @@ describe('backing up and restoring', () => {
 
   it('does not show one person another person’s backup', async () => {
     const owner = await member('vault', ['spotify']);
-    const [snapshot] = await server.deps.db
-      .insert(backupSnapshots)
-      .values({
-        userId: owner.userId,
-        service: 'spotify',
-        trigger: 'manual',
-        playlistCount: 0,
-        trackCount: 0,
-        contents: { playlists: [] },
-      })
-      .returning({ id: backupSnapshots.id });
+    const backupId = await saveTestBackup(server.deps.db, owner.userId);
     const stranger = await member('vault', ['spotify']);
-    expect((await stranger.client.get(`/api/vault/backups/${snapshot?.id}`)).status).toBe(404);
+    expect((await stranger.client.get(`/api/vault/backups/${backupId}`)).status).toBe(404);
     expect((await stranger.client.get('/api/vault/backups')).body).toEqual([]);
   });
 
-  it('resumes from its checkpoint instead of reading finished playlists again', async () => {
-    const { userId } = await member('vault', ['spotify']);
+  it('resumes from its checkpoint instead of reading finished playlists again, recording each version once', async () => {
+    const { client, userId } = await member('vault', ['spotify']);
     const provider = await server.deps.providers.forUser(userId, 'spotify');
     const listed = (await provider.listPlaylists()).map((playlist) => ({
       id: playlist.id,
       name: playlist.name,
     }));
-    const first = listed[0];
-    if (!first) throw new Error('empty demo library');
-    const snapshotId = randomUUID();
+    const [first, second] = listed;
+    if (!first || !second) throw new Error('the demo library has fewer than two playlists');
+    const backupId = randomUUID();
+    const origin = `backup:${backupId}`;
     // Queued for later, so the server's runner cannot take it before it holds the checkpoint below.
     const job = await enqueueJob(server.deps.db, {
       kind: BACKUP_JOB,
@@ -223,7 +206,23 @@ describe('backing up and restoring', () => {
       payload: { userId, trigger: 'manual' },
       runAfter: new Date(Date.now() + 60 * 60_000),
     });
-    // As a run that died after saving its first playlist would have left it; then it is due.
+    // As a run that died after saving its first playlist, and after recording the second one's version
+    // but before its checkpoint, would have left it; then it is due.
+    const recorded = async (playlistId: string) => {
+      const contents = await provider.getPlaylist(playlistId);
+      return recordBackupVersion(server.deps.db, {
+        userId,
+        service: 'spotify',
+        playlistId,
+        name: contents.playlist.name,
+        entries: contents.entries,
+        mode: 'read',
+        cause: 'backup',
+        origin,
+      });
+    };
+    const firstVersion = await recorded(first.id);
+    await recorded(second.id);
     await server.deps.db
       .update(jobs)
       .set({
@@ -232,12 +231,68 @@ describe('backing up and restoring', () => {
           finished: [],
           current: {
             service: 'spotify',
-            snapshotId,
+            backupId,
             listed,
-            playlists: [
+            read: [
               {
                 id: first.id,
                 name: 'Saved before the crash',
+                description: null,
+                skippedEntries: 0,
+                trackCount: 0,
+                versionId: firstVersion.id,
+              },
+            ],
+            unreadable: [],
+          },
+        },
+      })
+      .where(eq(jobs.id, job.id));
+
+    expect((await finished(job.id)).status).toBe('succeeded');
+    const detail = (await client.get(`/api/vault/backups/${backupId}`)).body as BackupDetail;
+    expect(detail.playlists.filter((playlist) => playlist.id === first.id)).toEqual([
+      expect.objectContaining({ name: 'Saved before the crash' }),
+    ]);
+    expect(detail.playlists.filter((playlist) => playlist.id === second.id)).toHaveLength(1);
+    expect(detail.playlists.length).toBeGreaterThan(2);
+    // One version per playlist with the backup's origin: the resumed run found the one recorded before.
+    const versions = await server.deps.db
+      .select({ playlistId: playlistHistories.playlistId })
+      .from(playlistVersions)
+      .innerJoin(playlistHistories, eq(playlistHistories.id, playlistVersions.historyId))
+      .where(and(eq(playlistVersions.userId, userId), eq(playlistVersions.origin, origin)));
+    const perPlaylist = new Map<string, number>();
+    for (const { playlistId } of versions)
+      perPlaylist.set(playlistId, (perPlaylist.get(playlistId) ?? 0) + 1);
+    expect([...perPlaylist.values()].every((count) => count === 1)).toBe(true);
+    expect(perPlaylist.get(second.id)).toBe(1);
+  });
+
+  it('starts the service in progress over when its checkpoint was saved before backups were versions', async () => {
+    const { client, userId } = await member('vault', ['spotify']);
+    const job = await enqueueJob(server.deps.db, {
+      kind: BACKUP_JOB,
+      userId,
+      payload: { userId, trigger: 'manual' },
+      runAfter: new Date(Date.now() + 60 * 60_000),
+    });
+    // A checkpoint as the job wrote it with `backup_snapshots.contents`: the tracks in the checkpoint.
+    const oldSnapshotId = randomUUID();
+    await server.deps.db
+      .update(jobs)
+      .set({
+        runAfter: new Date(),
+        state: {
+          finished: [],
+          current: {
+            service: 'spotify',
+            snapshotId: oldSnapshotId,
+            listed: [{ id: 'gone', name: 'Read before the upgrade' }],
+            playlists: [
+              {
+                id: 'gone',
+                name: 'Read before the upgrade',
                 description: null,
                 tracks: [],
                 skippedEntries: 0,
@@ -250,37 +305,64 @@ describe('backing up and restoring', () => {
       .where(eq(jobs.id, job.id));
 
     expect((await finished(job.id)).status).toBe('succeeded');
-    const [row] = await server.deps.db
-      .select()
-      .from(backupSnapshots)
-      .where(and(eq(backupSnapshots.userId, userId), eq(backupSnapshots.id, snapshotId)));
-    const contents = row?.contents as { playlists: { id: string; name: string }[] };
-    expect(contents.playlists.filter((playlist) => playlist.id === first.id)).toEqual([
-      expect.objectContaining({ name: 'Saved before the crash' }),
-    ]);
-    expect(contents.playlists.length).toBeGreaterThan(1);
+    const list = (await client.get('/api/vault/backups')).body as BackupSummary[];
+    expect(list).toHaveLength(1);
+    expect(list[0]?.id).not.toBe(oldSnapshotId);
+    const detail = (await client.get(`/api/vault/backups/${list[0]?.id}`)).body as BackupDetail;
+    const names = [...detail.playlists, ...detail.unreadable].map((playlist) => playlist.name).sort();
+    expect(names).toEqual(
+      testCatalog()
+        .demoLibraries.spotify.map((playlist) => playlist.name)
+        .sort(),
+    );
+  });
+
+  it('shows the tracks of a playlist that did not change since the last backup', async () => {
+    const { client, userId } = await member('vault', ['spotify']);
+    const backUp = async () => {
+      const { jobId } = (await client.post('/api/vault/backups')).body as { jobId: string };
+      expect((await finished(jobId)).status).toBe('succeeded');
+    };
+    await backUp();
+    await backUp();
+    const list = (await client.get('/api/vault/backups')).body as BackupSummary[];
+    expect(list).toHaveLength(2);
+    const [newer, older] = await Promise.all(
+      list.map(
+        async (summary) => (await client.get(`/api/vault/backups/${summary.id}`)).body as BackupDetail,
+      ),
+    );
+    const roadTrip = (detail: BackupDetail | undefined) =>
+      detail?.playlists.find((playlist) => playlist.name === 'Road Trip');
+    const expected = demoPlaylist(testCatalog(), 'spotify', 'Road Trip');
+    expect(roadTrip(newer)?.tracks.map((track) => track.id)).toEqual(expected.trackIds);
+    expect(roadTrip(newer)?.tracks).toEqual(roadTrip(older)?.tracks);
+    expect(newer?.trackCount).toBe(older?.trackCount);
+    // Nothing changed, so the second backup recorded no version: both link the first one's.
+    const history = await server.deps.db
+      .select({ origin: playlistVersions.origin })
+      .from(playlistVersions)
+      .innerJoin(playlistHistories, eq(playlistHistories.id, playlistVersions.historyId))
+      .where(and(eq(playlistVersions.userId, userId), eq(playlistHistories.name, 'Road Trip')));
+    expect(history).toEqual([{ origin: `backup:${older?.id}` }]);
   });
 
   it('keeps the newest backups per service and removes older ones', async () => {
     const { client, userId } = await member('vault', ['spotify']);
-    const old = Array.from({ length: BACKUPS_KEPT_PER_SERVICE }, (_, index) => ({
-      userId,
-      service: 'spotify' as const,
-      trigger: 'scheduled' as const,
-      playlistCount: 0,
-      trackCount: 0,
-      contents: { playlists: [] },
-      createdAt: new Date(Date.UTC(2026, 0, 1 + index)),
-    }));
-    await server.deps.db.insert(backupSnapshots).values(old);
+    for (let index = 0; index < BACKUPS_KEPT_PER_SERVICE; index++) {
+      await saveTestBackup(server.deps.db, userId, {
+        trigger: 'scheduled',
+        createdAt: new Date(Date.UTC(2026, 0, 1 + index)),
+      });
+    }
     const { jobId } = (await client.post('/api/vault/backups')).body as { jobId: string };
     expect((await finished(jobId)).status).toBe('succeeded');
 
     const list = (await client.get('/api/vault/backups')).body as BackupSummary[];
     expect(list).toHaveLength(BACKUPS_KEPT_PER_SERVICE);
     expect(list[0]?.trigger).toBe('manual');
-    expect(list.some((snapshot) => snapshot.createdAt.startsWith('2026-01-01'))).toBe(false);
-    expect(list.some((snapshot) => snapshot.createdAt.startsWith('2026-01-02'))).toBe(true);
+    expect(list.some((backup) => backup.createdAt.startsWith('2026-01-01'))).toBe(false);
+    expect(list.some((backup) => backup.createdAt.startsWith('2026-01-02'))).toBe(true);
   });
 
   it('fails with a clear message when no service is connected', async () => {

@@ -4,15 +4,20 @@ import { BACKUPS_KEPT_PER_SERVICE } from '../../shared/api/vault';
 import { SERVICE_LABELS, type ServiceId, serviceIdSchema } from '../../shared/services';
 import type { AppDeps } from '../app-context';
 import { DomainError } from '../domain-errors';
-import { history } from '../history/history-hooks';
+import { recordBackupVersion } from '../history/playlist-history';
 import { defineJob } from '../jobs/define-job';
 import type { JobContext } from '../jobs/job-runner';
 import { PermanentJobError, RetryLater } from '../jobs/job-runner';
 import { ProviderError } from '../providers/http';
-import { normalizedTrackSchema } from '../providers/normalized-track-schema';
-import type { MusicProvider, NormalizedTrack } from '../providers/types';
-import type { StoredBackupContents, StoredBackupPlaylist, UnreadablePlaylist } from './backup-contents';
-import { connectedServices, insertSnapshot, planOfUser, pruneSnapshots } from './backup-store';
+import type { MusicProvider } from '../providers/types';
+import {
+  type BackupPlaylistRead,
+  connectedServices,
+  insertBackup,
+  planOfUser,
+  pruneBackups,
+  type UnreadablePlaylist,
+} from './backup-store';
 
 export const BACKUP_JOB = 'backup';
 
@@ -22,42 +27,63 @@ export const backupJobPayloadSchema = z.object({
 });
 export type BackupJobPayload = z.infer<typeof backupJobPayloadSchema>;
 
-/** The checkpoint: services already saved, and the one in progress with the playlists read so far. */
-const backupStateSchema = z.object({
-  finished: z.array(z.object({ service: serviceIdSchema, snapshotId: z.string() })),
-  current: z
-    .object({
-      service: serviceIdSchema,
-      /** Chosen before the insert, so a run that crashed after inserting does not save the snapshot twice. */
-      snapshotId: z.string(),
-      listed: z.array(z.object({ id: z.string(), name: z.string() })).nullable(),
-      playlists: z.array(
-        z.object({
-          id: z.string(),
-          name: z.string(),
-          description: z.string().nullable(),
-          tracks: z.array(normalizedTrackSchema),
-          skippedEntries: z.number().int().nonnegative(),
-        }) satisfies z.ZodType<StoredBackupPlaylist>,
-      ),
-      unreadable: z.array(
-        z.object({
-          id: z.string(),
-          name: z.string(),
-          reason: z.string(),
-        }) satisfies z.ZodType<UnreadablePlaylist>,
-      ),
-    })
-    .nullable(),
+/**
+ * The checkpoint: services already saved, and the one in progress with the playlists read so far (each
+ * with the version of its history that holds its tracks, decision 0038).
+ */
+const currentStateSchema = z.object({
+  service: serviceIdSchema,
+  /** Chosen before the insert, so a run that crashed after inserting does not save the backup twice. */
+  backupId: z.string(),
+  listed: z.array(z.object({ id: z.string(), name: z.string() })).nullable(),
+  read: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      description: z.string().nullable(),
+      skippedEntries: z.number().int().nonnegative(),
+      trackCount: z.number().int().nonnegative(),
+      versionId: z.string(),
+    }) satisfies z.ZodType<BackupPlaylistRead>,
+  ),
+  unreadable: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      reason: z.string(),
+    }) satisfies z.ZodType<UnreadablePlaylist>,
+  ),
 });
+
+/**
+ * A checkpoint saved before decision 0038 (`snapshotId`, playlists with their tracks) keeps the services
+ * it finished; the one in progress starts over (its playlists are read again, nothing is saved twice).
+ */
+const olderState = z
+  .object({
+    finished: z.array(z.object({ service: serviceIdSchema, snapshotId: z.string() })),
+    current: z.unknown(),
+  })
+  .transform((old) => ({
+    finished: old.finished.map((done) => ({ service: done.service, backupId: done.snapshotId })),
+    current: null,
+  }));
+
+const backupStateSchema = z.union([
+  z.object({
+    finished: z.array(z.object({ service: serviceIdSchema, backupId: z.string() })),
+    current: currentStateSchema.nullable(),
+  }),
+  olderState,
+]);
 type BackupState = z.infer<typeof backupStateSchema>;
 
 /** Provider failures that say this playlist cannot be read, as opposed to "try again later". */
 const UNREADABLE_KINDS = new Set<ProviderError['kind']>(['forbidden', 'not_found', 'not_registered']);
 
 /**
- * Vault+ backup of every connected service: each playlist with its tracks goes into one snapshot per
- * service. The job checkpoints after every playlist, so a run that dies resumes where it stopped.
+ * Vault+ backup of every connected service: one backup per service, each playlist's tracks a version of
+ * its history. The job checkpoints after every playlist, so a run that dies resumes where it stopped.
  */
 export function createBackupJobHandler(deps: AppDeps) {
   return async ({ userId, trigger }: BackupJobPayload, context: JobContext<BackupState>) => {
@@ -83,7 +109,7 @@ export function createBackupJobHandler(deps: AppDeps) {
       }
       await backUpService(deps, context, state, { userId, trigger, service, provider });
     }
-    return { snapshots: state.finished };
+    return { backups: state.finished };
   };
 }
 
@@ -96,7 +122,7 @@ async function backUpService(
   const { service, provider } = run;
   const label = SERVICE_LABELS[service];
   if (state.current?.service !== service) {
-    state.current = { service, snapshotId: randomUUID(), listed: null, playlists: [], unreadable: [] };
+    state.current = { service, backupId: randomUUID(), listed: null, read: [], unreadable: [] };
   }
   const current = state.current;
   const progress = (done: number, total: number) => ({
@@ -115,51 +141,48 @@ async function backUpService(
   const listed = current.listed;
   for (const entry of listed) {
     if (context.signal.aborted) throw context.signal.reason ?? new Error('The backup was stopped.');
-    const done = new Set([...current.playlists, ...current.unreadable].map((playlist) => playlist.id));
+    const done = new Set([...current.read, ...current.unreadable].map((playlist) => playlist.id));
     if (done.has(entry.id)) continue;
     try {
       const contents = await withProviderRetry(() => provider.getPlaylist(entry.id));
-      await history.read(deps, {
+      // Not through `history.read`, which logs a failure and goes on: a backup without its versions has
+      // nothing in it, so a failure here fails the run (and the job retries from the checkpoint).
+      const version = await recordBackupVersion(deps.db, {
         userId: run.userId,
         service,
         playlistId: entry.id,
-        contents,
+        name: contents.playlist.name,
+        entries: contents.entries,
+        mode: 'read',
         cause: 'backup',
-        origin: `backup:${current.snapshotId}`,
+        origin: `backup:${current.backupId}`,
       });
-      const tracks: NormalizedTrack[] = [];
-      let skippedEntries = 0;
-      for (const item of contents.entries) {
-        if (item.kind === 'track') tracks.push(withoutAvailability(item.track));
-        else skippedEntries++;
-      }
-      current.playlists.push({
+      const trackCount = contents.entries.filter((item) => item.kind === 'track').length;
+      current.read.push({
         id: entry.id,
         name: contents.playlist.name,
         description: contents.playlist.description ?? null,
-        tracks,
-        skippedEntries,
+        skippedEntries: contents.entries.length - trackCount,
+        trackCount,
+        versionId: version.id,
       });
     } catch (error) {
       if (!(error instanceof ProviderError && UNREADABLE_KINDS.has(error.kind))) throw error;
       current.unreadable.push({ id: entry.id, name: entry.name, reason: error.message });
     }
-    await context.checkpoint(
-      state,
-      progress(current.playlists.length + current.unreadable.length, listed.length),
-    );
+    await context.checkpoint(state, progress(current.read.length + current.unreadable.length, listed.length));
   }
 
-  const contents: StoredBackupContents = { playlists: current.playlists, unreadable: current.unreadable };
-  await insertSnapshot(deps.db, {
-    id: current.snapshotId,
+  await insertBackup(deps.db, {
+    id: current.backupId,
     userId: run.userId,
     service,
     trigger: run.trigger,
-    contents,
+    playlists: current.read,
+    unreadable: current.unreadable,
   });
-  await pruneSnapshots(deps.db, run.userId, service, BACKUPS_KEPT_PER_SERVICE);
-  state.finished.push({ service, snapshotId: current.snapshotId });
+  await pruneBackups(deps.db, run.userId, service, BACKUPS_KEPT_PER_SERVICE);
+  state.finished.push({ service, backupId: current.backupId });
   state.current = null;
   await context.checkpoint(state, progress(listed.length, listed.length));
 }
@@ -177,12 +200,6 @@ async function withProviderRetry<T>(call: () => Promise<T>): Promise<T> {
     }
     throw error;
   }
-}
-
-/** Availability describes the moment of the backup in one region; the restore checks it afresh. */
-function withoutAvailability(track: NormalizedTrack): NormalizedTrack {
-  const { availability: _availability, ...rest } = track;
-  return rest;
 }
 
 export const backupJob = defineJob({

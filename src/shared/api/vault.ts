@@ -3,7 +3,7 @@ import { serviceIdSchema } from '../services';
 import { text } from '../text';
 import { trackSchema } from './playlists';
 
-/** How many snapshots per service a person keeps; older ones are removed when a new one is saved. */
+/** How many backups per service a person keeps; older ones are removed when a new one is saved. */
 export const BACKUPS_KEPT_PER_SERVICE = 30;
 
 /** Vault+ backups: GET/POST /api/vault/backups, GET /api/vault/backups/:id, POST …/:id/restore. */

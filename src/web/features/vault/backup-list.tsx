@@ -43,32 +43,31 @@ export function BackupList() {
   }
   return (
     <ul className="grid gap-4" aria-label="Backups">
-      {backups.data.map((snapshot) => (
-        <li key={snapshot.id}>
-          <SnapshotCard snapshot={snapshot} />
+      {backups.data.map((backup) => (
+        <li key={backup.id}>
+          <BackupCard backup={backup} />
         </li>
       ))}
     </ul>
   );
 }
 
-function SnapshotCard({ snapshot }: { snapshot: BackupSummary }) {
+function BackupCard({ backup }: { backup: BackupSummary }) {
   const [open, setOpen] = useState(false);
   const contentsId = useId();
-  const title = `${SERVICE_LABELS[snapshot.service]} backup, ${formatDateTime(snapshot.createdAt)}`;
+  const title = `${SERVICE_LABELS[backup.service]} backup, ${formatDateTime(backup.createdAt)}`;
   return (
     <Card>
       <CardHeader>
         <CardTitle as="h3">{title}</CardTitle>
         <p className="text-sm text-slate-600">
-          {snapshot.playlistCount} playlist{snapshot.playlistCount === 1 ? '' : 's'} · {snapshot.trackCount}{' '}
-          track
-          {snapshot.trackCount === 1 ? '' : 's'} ·{' '}
-          {snapshot.trigger === 'scheduled' ? 'Daily backup' : 'Backed up by you'}
+          {backup.playlistCount} playlist{backup.playlistCount === 1 ? '' : 's'} · {backup.trackCount} track
+          {backup.trackCount === 1 ? '' : 's'} ·{' '}
+          {backup.trigger === 'scheduled' ? 'Daily backup' : 'Backed up by you'}
         </p>
         <div className="flex flex-wrap gap-2">
           <a
-            href={`/api/vault/backups/${encodeURIComponent(snapshot.id)}/download`}
+            href={`/api/vault/backups/${encodeURIComponent(backup.id)}/download`}
             download
             className={buttonClasses('outline', 'sm')}
             aria-label={`Download ${title}`}
@@ -94,15 +93,15 @@ function SnapshotCard({ snapshot }: { snapshot: BackupSummary }) {
       </CardHeader>
       {open ? (
         <CardContent id={contentsId}>
-          <SnapshotContents snapshotId={snapshot.id} />
+          <BackupContents backupId={backup.id} />
         </CardContent>
       ) : null}
     </Card>
   );
 }
 
-function SnapshotContents({ snapshotId }: { snapshotId: string }) {
-  const detail = useBackupDetail(snapshotId, true);
+function BackupContents({ backupId }: { backupId: string }) {
+  const detail = useBackupDetail(backupId, true);
   if (detail.isPending) return <Spinner label="Loading the backup" />;
   if (detail.isError) {
     return <p className="text-sm text-red-800">This backup could not be loaded. Please try again.</p>;
@@ -115,7 +114,7 @@ function SnapshotContents({ snapshotId }: { snapshotId: string }) {
       <ul className="grid gap-3">
         {detail.data.playlists.map((playlist) => (
           <li key={playlist.id}>
-            <PlaylistEntry snapshotId={snapshotId} playlist={playlist} service={detail.data.service} />
+            <PlaylistEntry backupId={backupId} playlist={playlist} service={detail.data.service} />
           </li>
         ))}
       </ul>
@@ -136,16 +135,16 @@ function SnapshotContents({ snapshotId }: { snapshotId: string }) {
 }
 
 function PlaylistEntry({
-  snapshotId,
+  backupId,
   playlist,
   service: backedUpFrom,
 }: {
-  snapshotId: string;
+  backupId: string;
   playlist: BackupPlaylist;
   service: ServiceId;
 }) {
   const [, navigate] = useLocation();
-  const restore = useRestoreFromBackup(snapshotId);
+  const restore = useRestoreFromBackup(backupId);
   const restoreTo = (destinationService: ServiceId) =>
     restore.mutate(
       { playlistId: playlist.id, destinationService },

@@ -8,7 +8,7 @@ import { serverMessage } from '../../lib/api-client';
 import { isJobFinished, useJobProgress } from '../../lib/job-progress';
 import { BACKUPS_KEY, useStartBackup } from './vault-api';
 
-/** "Back up now", with the job's progress until the new snapshots appear in the list. */
+/** "Back up now", with the job's progress until the new backups appear in the list. */
 export function BackupNow() {
   const queryClient = useQueryClient();
   const start = useStartBackup();

@@ -40,13 +40,13 @@ export const useStartBackup = () =>
   });
 
 /** Restoring saves the playlist as an import, so every list of playlists is read again. */
-export const useRestoreFromBackup = (snapshotId: string) =>
+export const useRestoreFromBackup = (backupId: string) =>
   useMutation({
     mutationFn: (restore: RestoreRequest): Promise<RestoreResponse> =>
       request(
         restoreResponseSchema,
         'POST',
-        `/api/vault/backups/${encodeURIComponent(snapshotId)}/restore`,
+        `/api/vault/backups/${encodeURIComponent(backupId)}/restore`,
         restore,
       ),
     onSuccess: () => invalidatePlaylists(),
