@@ -117,6 +117,18 @@ async function applyReport(tx: Tx, key: BudgetKey, report: SlotReport | undefine
       .where(and(ofKey(key), inArray(rateBudgetSlots.id, emptied), eq(rateBudgetSlots.calls, 0)));
 }
 
+/** Rows long out of every window go (in-flight ones too, once past their own time). */
+async function forgetOld(tx: Tx, key: BudgetKey, timing: BudgetTiming): Promise<void> {
+  await tx
+    .delete(rateBudgetSlots)
+    .where(
+      and(
+        ofKey(key),
+        sql`${rateBudgetSlots.countsAt} < now() - (${timing.windowMs * 2}::int * interval '1 millisecond')`,
+      ),
+    );
+}
+
 /**
  * Applies `report`, then takes up to `want` slots: within the learned budget, or freely while none is
  * known (every call is in a row before it is sent, either way). The batch counts as in flight until its
@@ -131,6 +143,7 @@ export function takeSlots(
   return db.transaction(async (tx) => {
     await tx.execute(lock(key));
     await applyReport(tx, key, request.report);
+    await forgetOld(tx, key, timing);
     const { budget, used } = await windowState(tx, key, timing);
     const room = budget === null ? request.want : budget - used;
     if (budget !== null && room < 1)
@@ -158,15 +171,7 @@ export function reportSlots(
   return db.transaction(async (tx) => {
     await tx.execute(lock(key));
     await applyReport(tx, key, report);
-    // Slots long out of every window go (in-flight ones included, once past their own time).
-    await tx
-      .delete(rateBudgetSlots)
-      .where(
-        and(
-          ofKey(key),
-          sql`${rateBudgetSlots.countsAt} < now() - (${timing.windowMs * 2}::int * interval '1 millisecond')`,
-        ),
-      );
+    await forgetOld(tx, key, timing);
     return (await windowState(tx, key, timing)).budget;
   });
 }
