@@ -109,9 +109,9 @@ export const rateBudgets = pgTable(
 );
 
 /**
- * The calls of a rate budget's rolling window: a batch of slots a process took (counted as sent at
- * `counts_at`, the end of the time it may send them in; what it did not use it gives back) or, before the
- * budget is learned, the calls a process saw answered.
+ * The calls of a rate budget's rolling window (decision 0040): a batch of slots a process took and whose
+ * calls are in flight (`counts_at` in the future, so they count until reported; what it did not use it
+ * gives back) or calls a process reported answered (`counts_at` the report's time).
  */
 export const rateBudgetSlots = pgTable(
   'rate_budget_slots',

@@ -101,4 +101,32 @@ describe('CallScheduler', () => {
       waitMs: 10_000,
     });
   });
+
+  it("hands each call its slot's batch and gives it back with the answer (decision 0040)", async () => {
+    const released: { counted: boolean; grantId: number | undefined }[] = [];
+    let batch = 0;
+    const source: SlotSource & { grantId: number | undefined } = {
+      paced: true,
+      grantId: undefined,
+      take() {
+        batch++;
+        this.grantId = batch;
+        return 0;
+      },
+      release: (counted, slot) => {
+        released.push({ counted, grantId: slot.grantId });
+      },
+      learn: () => undefined,
+    };
+    const scheduler = new CallScheduler(source, { windowMs: 30_000, now: () => 0 });
+    const first = await scheduler.acquire({ userId: 'x', interactive: true }, 5_000);
+    const second = await scheduler.acquire({ userId: 'y', interactive: true }, 5_000);
+    expect([first.grantId, second.grantId]).toEqual([1, 2]);
+    scheduler.release(second, false);
+    scheduler.release(first, true);
+    expect(released).toEqual([
+      { counted: false, grantId: 2 },
+      { counted: true, grantId: 1 },
+    ]);
+  });
 });

@@ -22,8 +22,10 @@ export interface SlotSource {
   take(): number | Promise<number>;
   /** Whether the slot just taken was paced by a learned budget (false while none is known). */
   readonly paced: boolean;
+  /** The batch the slot just taken belongs to, where the source keeps batches (the shared budget). */
+  readonly grantId?: number | undefined;
   /** The call has its answer; `counted` false when the service refused it for its rate limit. */
-  release(counted: boolean): void;
+  release(counted: boolean, slot: CallSlot): void;
   /** The service refused a call for its rate limit; `paced` as it was when the call's slot was taken. */
   learn(paced: boolean): void | Promise<void>;
 }
@@ -31,6 +33,7 @@ export interface SlotSource {
 /** A slot a call holds from before it is sent until its answer. */
 export interface CallSlot {
   readonly paced: boolean;
+  readonly grantId?: number | undefined;
 }
 
 /** The wait for a slot would be longer than the caller waits inline: fail as a 429 would. */
@@ -118,8 +121,9 @@ export class CallScheduler {
     });
   }
 
-  release(counted: boolean): void {
-    this.source.release(counted);
+  /** The slot's call has its answer (or failed): `counted` false when refused for the rate limit. */
+  release(slot: CallSlot, counted: boolean): void {
+    this.source.release(counted, slot);
   }
 
   async learn(slot: CallSlot): Promise<void> {
@@ -171,7 +175,7 @@ export class CallScheduler {
     const times = this.usage.get(key) ?? [];
     times.push(this.now());
     this.usage.set(key, times);
-    call.resolve({ paced: this.source.paced });
+    call.resolve({ paced: this.source.paced, grantId: this.source.grantId });
   }
 
   /** Calls that would wait longer than they wait inline fail now (a job then requeues itself). */

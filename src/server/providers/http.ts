@@ -155,9 +155,9 @@ export class HttpClient {
       try {
         response = await this.send(method, url, request);
         // A refusal for the rate limit is not counted by the service, and tells us its budget.
-        budget?.release(response.status !== 429);
+        if (budget && slot) budget.release(slot, response.status !== 429);
       } catch (error) {
-        budget?.release(true); // it may have reached the service and been counted
+        if (budget && slot) budget.release(slot, true); // it may have reached the service and been counted
         if (request.retryServerErrors === false || serverErrors >= this.options.maxRetries) {
           throw new ProviderError(
             service,

@@ -1,11 +1,17 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { rateBudgetSlots, rateBudgets } from '../db/schema';
 
 /**
- * The SQL of the rate budget every process of one app shares on PostgreSQL (decision 0029). Each
+ * The SQL of the rate budget every process of one app shares on PostgreSQL (decisions 0029, 0040). Each
  * operation is one transaction under an advisory lock of its (service, app), so two processes never both
  * take the last room of the window.
+ *
+ * A row of `rate_budget_slots` is either a batch of slots taken and not yet answered (in flight: its
+ * `counts_at` lies `inFlightMs` in the future, so it counts for as long as it stays so) or calls whose
+ * answers a process has reported (`counts_at` the report's time, which is after the service counted them).
+ * Every call is in a row before it is sent, whether or not a budget is known; so a call of any process the
+ * service counts in its window is in ours too (decision 0040).
  */
 export interface BudgetKey {
   service: string;
@@ -16,18 +22,32 @@ export interface BudgetTiming {
   windowMs: number;
   /** A learned budget older than this is forgotten (a raised quota is found again). */
   relearnAfterMs: number;
-  /** Added to the window: a call sent by `counts_at` may reach the service a little later. */
-  slackMs: number;
+  /**
+   * How long a slot taken and never reported answered still counts (a process that died with calls in
+   * flight): longer than any call can take (the HTTP layer's timeout), so a live process always reports first.
+   */
+  inFlightMs: number;
+}
+
+/** What a process tells the store of its slots: calls answered, and slots it took and will not use. */
+export interface SlotReport {
+  /** Calls answered (the service may have counted them) since the last report. */
+  answered: number;
+  /** Per batch, how many of its slots are no longer in flight (answered, or never to be sent). */
+  settled: { grantId: number; calls: number }[];
 }
 
 export interface TakeAnswer {
-  /** The learned budget; null while none is known (then calls go freely and nothing was granted). */
+  /** The learned budget; null while none is known (then the slots are granted freely). */
   budget: number | null;
   granted: number;
   grantId?: number;
   /** With nothing granted under a known budget: how long until enough of the window has passed. */
   waitMs: number;
 }
+
+/** How soon to ask again when the window is full of calls still in flight (their answers free nothing). */
+const IN_FLIGHT_POLL_MS = 20;
 
 const lock = (key: BudgetKey) =>
   sql`select pg_advisory_xact_lock(hashtext(${`rate-budget:${key.service}:${key.app}`}))`;
@@ -36,7 +56,7 @@ const ofKey = (key: BudgetKey) =>
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 /** The budget (null when none is learned or it has expired) and the calls the window holds now. */
-async function windowState(tx: Tx, key: BudgetKey, timing: BudgetTiming, trimMs = 0) {
+async function windowState(tx: Tx, key: BudgetKey, timing: BudgetTiming) {
   const result = await tx.execute(sql`
     select
       (select case when learned_at > now() - (${timing.relearnAfterMs}::int * interval '1 millisecond')
@@ -44,7 +64,7 @@ async function windowState(tx: Tx, key: BudgetKey, timing: BudgetTiming, trimMs 
          from rate_budgets where service = ${key.service} and app = ${key.app}) as budget,
       (select coalesce(sum(calls), 0) from rate_budget_slots
          where service = ${key.service} and app = ${key.app}
-           and counts_at > now() - (${timing.windowMs + timing.slackMs - trimMs}::int * interval '1 millisecond'))
+           and counts_at > now() - (${timing.windowMs}::int * interval '1 millisecond'))
         as used`);
   const row = (result as unknown as { rows: { budget: unknown; used: unknown }[] }).rows[0];
   return {
@@ -53,52 +73,87 @@ async function windowState(tx: Tx, key: BudgetKey, timing: BudgetTiming, trimMs 
   };
 }
 
-/** How long until `needed` calls of the window have left it. */
+/**
+ * How long until `needed` answered calls have left the window; a short poll when the answered ones are
+ * too few (the rest are in flight, and leave only once they are answered and reported).
+ */
 async function waitFor(tx: Tx, key: BudgetKey, timing: BudgetTiming, needed: number): Promise<number> {
   const result = await tx.execute(sql`
-    select greatest(1, ceil(extract(epoch from (counts_at - now())) * 1000 + ${timing.windowMs + timing.slackMs}::int))
+    select greatest(1, ceil(extract(epoch from (counts_at - now())) * 1000 + ${timing.windowMs}::int))
       as wait
     from (
       select counts_at, sum(calls) over (order by counts_at, id) as running
       from rate_budget_slots
       where service = ${key.service} and app = ${key.app}
-        and counts_at > now() - (${timing.windowMs + timing.slackMs}::int * interval '1 millisecond')
+        and counts_at > now() - (${timing.windowMs}::int * interval '1 millisecond')
+        and counts_at <= now()
     ) window_calls
     where running >= ${needed}::int
     order by counts_at
     limit 1`);
   const row = (result as unknown as { rows: { wait: unknown }[] }).rows[0];
-  return row ? Number(row.wait) : 5;
+  return row ? Number(row.wait) : IN_FLIGHT_POLL_MS;
 }
 
 /**
- * Takes up to `want` slots that may be sent until `validMs` from now (they count from then on), giving
- * back first what the last grant left unused.
+ * Applies a report: the settled slots leave their batches (in flight until now), and the answered calls
+ * count from now, which is after their answers arrived, so after the service counted them.
+ */
+async function applyReport(tx: Tx, key: BudgetKey, report: SlotReport | undefined): Promise<void> {
+  if (!report) return;
+  for (const { grantId, calls } of report.settled) {
+    if (calls < 1) continue;
+    await tx
+      .update(rateBudgetSlots)
+      .set({ calls: sql`greatest(0, ${rateBudgetSlots.calls} - ${calls}::int)` })
+      .where(and(ofKey(key), eq(rateBudgetSlots.id, grantId)));
+  }
+  if (report.answered > 0)
+    await tx.insert(rateBudgetSlots).values({ ...key, countsAt: sql`now()`, calls: report.answered });
+  const emptied = report.settled.map((settled) => settled.grantId);
+  if (emptied.length > 0)
+    await tx
+      .delete(rateBudgetSlots)
+      .where(and(ofKey(key), inArray(rateBudgetSlots.id, emptied), eq(rateBudgetSlots.calls, 0)));
+}
+
+/** Rows long out of every window go (in-flight ones too, once past their own time). */
+async function forgetOld(tx: Tx, key: BudgetKey, timing: BudgetTiming): Promise<void> {
+  await tx
+    .delete(rateBudgetSlots)
+    .where(
+      and(
+        ofKey(key),
+        sql`${rateBudgetSlots.countsAt} < now() - (${timing.windowMs * 2}::int * interval '1 millisecond')`,
+      ),
+    );
+}
+
+/**
+ * Applies `report`, then takes up to `want` slots: within the learned budget, or freely while none is
+ * known (every call is in a row before it is sent, either way). The batch counts as in flight until its
+ * calls are reported answered or given back.
  */
 export function takeSlots(
   db: Database,
   key: BudgetKey,
   timing: BudgetTiming,
-  request: { want: number; validMs: number; giveBack?: { grantId: number; calls: number } | undefined },
+  request: { want: number; report?: SlotReport | undefined },
 ): Promise<TakeAnswer> {
   return db.transaction(async (tx) => {
     await tx.execute(lock(key));
-    if (request.giveBack && request.giveBack.calls > 0) {
-      await tx
-        .update(rateBudgetSlots)
-        .set({ calls: sql`greatest(0, ${rateBudgetSlots.calls} - ${request.giveBack.calls})` })
-        .where(eq(rateBudgetSlots.id, request.giveBack.grantId));
-    }
+    await applyReport(tx, key, request.report);
+    await forgetOld(tx, key, timing);
     const { budget, used } = await windowState(tx, key, timing);
-    if (budget === null) return { budget, granted: 0, waitMs: 0 };
-    const room = budget - used;
-    if (room < 1) return { budget, granted: 0, waitMs: await waitFor(tx, key, timing, used - budget + 1) };
+    const room = budget === null ? request.want : budget - used;
+    if (budget !== null && room < 1)
+      return { budget, granted: 0, waitMs: await waitFor(tx, key, timing, used - budget + 1) };
     const granted = Math.min(request.want, room);
     const [row] = await tx
       .insert(rateBudgetSlots)
       .values({
         ...key,
-        countsAt: sql`now() + (${request.validMs}::int * interval '1 millisecond')`,
+        countsAt: sql`now() + (${timing.inFlightMs}::int * interval '1 millisecond')`,
         calls: granted,
       })
       .returning({ id: rateBudgetSlots.id });
@@ -106,51 +161,47 @@ export function takeSlots(
   });
 }
 
-/**
- * Records calls answered while no budget is known (they count from now), and says whether one is known
- * now (another process may have learned it).
- */
-export function recordCalls(
+/** Applies a report (answers arrived while no slot was wanted); returns the budget known now. */
+export function reportSlots(
   db: Database,
   key: BudgetKey,
   timing: BudgetTiming,
-  calls: number,
+  report: SlotReport,
 ): Promise<number | null> {
   return db.transaction(async (tx) => {
     await tx.execute(lock(key));
-    if (calls > 0) await tx.insert(rateBudgetSlots).values({ ...key, countsAt: sql`now()`, calls });
-    // Slots long out of every window go.
-    await tx
-      .delete(rateBudgetSlots)
-      .where(
-        and(
-          ofKey(key),
-          sql`${rateBudgetSlots.countsAt} < now() - (${timing.windowMs * 2}::int * interval '1 millisecond')`,
-        ),
-      );
+    await applyReport(tx, key, report);
+    await forgetOld(tx, key, timing);
     return (await windowState(tx, key, timing)).budget;
   });
 }
 
 /**
  * The service refused a call for its rate limit. With no budget known (or an expired one) it is learned:
- * the calls the window holds, less the last `trimMs` of it (calls answered just before the window began
- * may be recorded a moment later: counting them would learn too high a budget). A refused call that was
- * paced by the known budget lowers it (by one at least); one sent freely (before this process knew of
- * the budget another learned) leaves it. Returns the budget.
+ * the answered calls the window holds, less its first `trimMs` (a call is reported a little after the
+ * service counted it, so one reported early in the window may have left the service's already: counting
+ * it would learn too high a budget; calls still in flight are not counted, they may yet be refused). A
+ * refused call that was paced by the known budget lowers it (by one at least); one sent freely (before this
+ * process knew of the budget another learned) leaves it. Returns the budget.
  */
 export function learnBudget(
   db: Database,
   key: BudgetKey,
   timing: BudgetTiming,
-  input: { paced: boolean; unrecordedCalls: number; trimMs: number },
+  input: { paced: boolean; report?: SlotReport | undefined; trimMs: number },
 ): Promise<number> {
   return db.transaction(async (tx) => {
     await tx.execute(lock(key));
-    if (input.unrecordedCalls > 0)
-      await tx.insert(rateBudgetSlots).values({ ...key, countsAt: sql`now()`, calls: input.unrecordedCalls });
-    const { budget, used } = await windowState(tx, key, { ...timing, slackMs: 0 }, input.trimMs);
-    const seen = Math.max(1, used);
+    await applyReport(tx, key, input.report);
+    const { budget } = await windowState(tx, key, timing);
+    const answered = await tx.execute(sql`
+      select coalesce(sum(calls), 0) as seen from rate_budget_slots
+        where service = ${key.service} and app = ${key.app} and counts_at <= now()
+          and counts_at > now() - (${Math.max(0, timing.windowMs - input.trimMs)}::int * interval '1 millisecond')`);
+    const seen = Math.max(
+      1,
+      Number((answered as unknown as { rows: { seen: unknown }[] }).rows[0]?.seen ?? 0),
+    );
     const learned = budget === null ? seen : input.paced ? Math.max(1, Math.min(budget - 1, seen)) : budget;
     if (learned !== budget || budget === null) {
       await tx

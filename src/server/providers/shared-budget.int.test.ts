@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RollingWindowLimiter } from '../../sandbox/rate-limiter';
 import type { DatabaseHandle } from '../db/client';
 import { createTestDatabase, usesRealPostgres } from '../testing/test-database';
-import { CallScheduler } from './call-turns';
+import { CallScheduler, type CallSlot } from './call-turns';
 import { SharedBudget } from './shared-budget';
 
 /**
@@ -26,7 +26,7 @@ describe.skipIf(!usesRealPostgres())('SharedBudget', () => {
     const processes = [0, 1].map(
       () =>
         new CallScheduler(
-          new SharedBudget({ db: database.db, key, windowMs, slackMs: 100, validMs: 200, learnTrimMs: 100 }),
+          new SharedBudget({ db: database.db, key, windowMs, validMs: 200, learnTrimMs: 100 }),
           {
             windowMs,
           },
@@ -42,7 +42,7 @@ describe.skipIf(!usesRealPostgres())('SharedBudget', () => {
             const slot = await scheduler.acquire({ userId: `person-${index}`, interactive: true }, 10_000);
             await new Promise((resolve) => setTimeout(resolve, 2)); // on its way
             const ok = service.take() === 0;
-            scheduler.release(ok);
+            scheduler.release(slot, ok);
             if (ok) accepted++;
             else {
               if (slot.paced) refusals.paced++;
@@ -58,4 +58,94 @@ describe.skipIf(!usesRealPostgres())('SharedBudget', () => {
     // The budget binds: about 12 a second over 4 seconds, not far fewer.
     expect(accepted).toBeGreaterThan(12 * 2);
   }, 30_000);
+
+  /**
+   * Issue 25's sequences, step by step (decision 0040): two processes of one app, a service that accepts 4
+   * calls a second, and a budget learned exactly (4). Each sequence made a paced call refused when a slot
+   * counted from its batch's time (plus a guessed slack) rather than until its answer, or when a call sent
+   * freely was answered after its process heard of the budget (it was never counted).
+   */
+  describe('issue 25: a call the service holds in its window is in ours', () => {
+    const windowMs = 1000;
+    const turn = { userId: 'person', interactive: true };
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+    function twoProcesses() {
+      const service = new RollingWindowLimiter(4, windowMs, Date.now);
+      const key = { service: 'apple', app: `test-${randomUUID()}` };
+      const [a, b] = [0, 1].map(
+        () =>
+          new CallScheduler(
+            new SharedBudget({
+              db: database.db,
+              key,
+              windowMs,
+              validMs: 100,
+              reportEveryMs: 10,
+              learnTrimMs: 0,
+            }),
+            { windowMs },
+          ),
+      );
+      if (!a || !b) throw new Error('two processes');
+      /** Sends a call that holds its slot already, as the HTTP layer does. */
+      const send = async (scheduler: CallScheduler, slot: CallSlot) => {
+        const accepted = service.take() === 0;
+        scheduler.release(slot, accepted);
+        if (!accepted) await scheduler.learn(slot);
+        return { accepted, paced: slot.paced };
+      };
+      const call = async (scheduler: CallScheduler) => send(scheduler, await scheduler.acquire(turn, 10_000));
+      /** The first refusal: four calls accepted, the fifth refused, which teaches the budget (4). */
+      const learn = async () => {
+        for (let index = 0; index < 4; index++)
+          expect(await call(a)).toEqual({ accepted: true, paced: false });
+        expect(await call(a)).toEqual({ accepted: false, paced: false });
+        expect((a.source as SharedBudget).learnedBudget).toBe(4);
+      };
+      /** Both processes call as fast as they can for `ms`; returns every call's outcome. */
+      const callOn = async (ms: number) => {
+        const until = Date.now() + ms;
+        const outcomes: { accepted: boolean; paced: boolean }[] = [];
+        await Promise.all(
+          [a, b, a, b].map(async (scheduler) => {
+            while (Date.now() < until) outcomes.push(await call(scheduler));
+          }),
+        );
+        return outcomes;
+      };
+      return { a, b, send, learn, callOn };
+    }
+
+    it('counts a slot until its answer however late the call is sent', async () => {
+      const { a, send, learn, callOn } = twoProcesses();
+      await learn();
+      await sleep(windowMs + 100); // both windows are empty again
+      // Process a takes a slot and sends it 600 ms later, long after its batch's time (100 ms) was up.
+      const late = await a.acquire(turn, 10_000);
+      expect(late.paced).toBe(true);
+      await sleep(600);
+      expect(await send(a, late)).toEqual({ accepted: true, paced: true });
+      // The service holds that call for a window from its arrival; so do we, from its answer.
+      const outcomes = await callOn(windowMs * 1.5);
+      expect(outcomes.length).toBeGreaterThan(4);
+      expect(outcomes.filter((outcome) => !outcome.accepted)).toEqual([]);
+    }, 30_000);
+
+    it('counts a call sent freely and answered after the budget was learned', async () => {
+      const { b, send, learn, callOn } = twoProcesses();
+      // Process b takes a slot while no budget is known, and sends it only after a has learned one.
+      const free = await b.acquire(turn, 10_000);
+      expect(free.paced).toBe(false);
+      await learn();
+      await sleep(windowMs + 100);
+      const next = await b.acquire(turn, 10_000);
+      expect(next.paced).toBe(true);
+      expect(await send(b, free)).toEqual({ accepted: true, paced: false });
+      expect(await send(b, next)).toEqual({ accepted: true, paced: true });
+      const outcomes = await callOn(windowMs * 1.5);
+      expect(outcomes.length).toBeGreaterThan(4);
+      expect(outcomes.filter((outcome) => !outcome.accepted)).toEqual([]);
+    }, 30_000);
+  });
 });

@@ -1,17 +1,30 @@
 import type { Database } from '../db/client';
-import type { SlotSource } from './call-turns';
-import { type BudgetKey, type BudgetTiming, learnBudget, recordCalls, takeSlots } from './rate-budget-store';
+import type { CallSlot, SlotSource } from './call-turns';
+import {
+  type BudgetKey,
+  type BudgetTiming,
+  learnBudget,
+  reportSlots,
+  type SlotReport,
+  takeSlots,
+} from './rate-budget-store';
 
 /**
- * A service's learned rate budget shared by every process of one app through PostgreSQL (decision 0029),
- * where decision 0021's `RollingBudget` is one process's own. The rules are the same: calls go freely
- * until the service first refuses one; the calls the window then holds (all processes') are the budget;
- * from then on a call is sent only within it, so none is refused again however many processes there are.
+ * A service's learned rate budget shared by every process of one app through PostgreSQL (decisions 0029,
+ * 0040), where decision 0021's `RollingBudget` is one process's own. The rules are the same: calls go
+ * freely until the service first refuses one; the calls the window then holds (all processes') are the
+ * budget; from then on a call is sent only within it, so none is refused again however many processes
+ * there are.
  *
- * Few round trips: before the budget is known, the calls a process saw answered are recorded in batches
- * (at most every `recordEveryMs`), which also tells it when another process has learned the budget. After,
- * slots are taken in small batches: a batch may be sent within `validMs` and counts as sent at its end
- * (plus `slackMs` for the way to the service), and what a batch left unused is given back with the next.
+ * Why none is (decision 0040): every call, paced or not, is in the database before it is sent (a batch of
+ * slots, in flight), and stays counted until its answer has arrived and been reported, then for one window
+ * from the report. The service counts a call between its sending and its answer, so every call it holds
+ * in its window is in ours when a slot is taken, however slow a process is to send or the service to
+ * answer; and no call is taken outside the count (a free one is granted only while no budget is known).
+ *
+ * Few round trips: slots are taken in batches of up to `batch` (a batch's slots may be used within
+ * `validMs`, then what is left goes back), and answers are reported with the next batch or within
+ * `reportEveryMs`.
  */
 export interface SharedBudgetOptions {
   db: Database;
@@ -20,39 +33,40 @@ export interface SharedBudgetOptions {
   relearnAfterMs?: number;
   /** Most slots one batch takes. */
   batch?: number;
+  /** How long a batch's slots may be used before what is left goes back. */
   validMs?: number;
-  slackMs?: number;
-  recordEveryMs?: number;
-  /** Calls answered this close to the window's start are left out when learning (LEARN_TRIM_MS). */
+  /** How long a slot never reported answered counts (a process died with it in flight). */
+  inFlightMs?: number;
+  /** Answers are reported at most this long after they arrive when no batch is taken meanwhile. */
+  reportEveryMs?: number;
+  /** Calls reported this close to the window's start are left out when learning (LEARN_TRIM_MS). */
   learnTrimMs?: number;
   now?: () => number;
 }
 
 const DEFAULT_RELEARN_MS = 10 * 60_000;
+/** Four times the HTTP layer's 15 s timeout: a live process reports every call well before. */
+const DEFAULT_IN_FLIGHT_MS = 60_000;
 /**
- * How long after its batch's end a call may still reach the service: a loaded process can take a while
- * between taking a slot and the request leaving it. Too short costs refusals, too long a little rate.
- */
-const DEFAULT_SLACK_MS = 1_000;
-/**
- * Calls answered this close to the window's start are left out when the budget is learned: they may have
- * been recorded late (every `recordEveryMs`, later on a loaded machine), and counting calls the service no
- * longer counts would learn too high a budget.
+ * Calls reported this close to the window's start are left out when the budget is learned: a report comes
+ * a little after the answer (every `reportEveryMs`, later on a loaded machine), and counting calls the
+ * service no longer counts would learn too high a budget.
  */
 const LEARN_TRIM_MS = 1_000;
 
 export class SharedBudget implements SlotSource {
   paced = false;
+  grantId: number | undefined;
   /** The budget as last heard from the database; null while none is known. */
   private known: number | null = null;
   private tokens = 0;
   private tokensUntil = 0;
-  private grantId: number | undefined;
-  /** Calls answered while no budget was known, not yet recorded. */
-  private unrecorded = 0;
-  private recording: Promise<void> | undefined;
-  private recordScheduled = false;
-  private lastRecorded = 0;
+  private tokensPaced = false;
+  private tokensGrant: number | undefined;
+  /** Answers and given-back slots not yet told to the database. */
+  private answered = 0;
+  private readonly settled = new Map<number, number>();
+  private reportScheduled = false;
   private readonly timing: BudgetTiming;
   private readonly now: () => number;
 
@@ -60,7 +74,7 @@ export class SharedBudget implements SlotSource {
     this.timing = {
       windowMs: options.windowMs,
       relearnAfterMs: options.relearnAfterMs ?? DEFAULT_RELEARN_MS,
-      slackMs: options.slackMs ?? DEFAULT_SLACK_MS,
+      inFlightMs: options.inFlightMs ?? DEFAULT_IN_FLIGHT_MS,
     };
     this.now = options.now ?? Date.now;
   }
@@ -73,97 +87,125 @@ export class SharedBudget implements SlotSource {
   take(): number | Promise<number> {
     if (this.tokens > 0 && this.now() < this.tokensUntil) {
       this.tokens--;
-      this.paced = true;
-      return 0;
-    }
-    if (this.known === null) {
-      this.paced = false;
-      if (this.now() - this.lastRecorded >= this.recordEveryMs) void this.record();
+      this.paced = this.tokensPaced;
+      this.grantId = this.tokensGrant;
       return 0;
     }
     return this.refill();
   }
 
-  release(counted: boolean): void {
-    if (!counted || this.known !== null) return;
-    this.unrecorded++;
-    this.scheduleRecord();
-  }
-
-  /** Records the unrecorded calls within `recordEveryMs`, and again after that while some are left. */
-  private scheduleRecord(): void {
-    if (this.recordScheduled) return;
-    this.recordScheduled = true;
-    const timer = setTimeout(() => {
-      this.recordScheduled = false;
-      void this.record().then(() => {
-        if (this.unrecorded > 0 && this.known === null) this.scheduleRecord();
-      });
-    }, this.recordEveryMs);
-    timer.unref?.();
+  /** The call has its answer (or will never have one): its slot is no longer in flight. */
+  release(counted: boolean, slot?: CallSlot): void {
+    if (slot?.grantId === undefined) return;
+    this.settle(slot.grantId, 1);
+    if (counted) this.answered++;
+    this.scheduleReport();
   }
 
   async learn(paced: boolean): Promise<void> {
-    await this.recording;
-    const unrecordedCalls = this.unrecorded;
-    this.unrecorded = 0;
     this.dropTokens();
-    this.known = await learnBudget(this.options.db, this.options.key, this.timing, {
-      paced,
-      unrecordedCalls,
-      trimMs: Math.max(this.recordEveryMs, this.options.learnTrimMs ?? LEARN_TRIM_MS),
-    });
+    const report = this.takeReport();
+    try {
+      this.known = await learnBudget(this.options.db, this.options.key, this.timing, {
+        paced,
+        report,
+        trimMs: Math.max(this.reportEveryMs, this.options.learnTrimMs ?? LEARN_TRIM_MS),
+      });
+    } catch (error) {
+      this.restoreReport(report);
+      throw error;
+    }
   }
 
-  private get recordEveryMs() {
-    return this.options.recordEveryMs ?? 100;
+  private get reportEveryMs() {
+    return this.options.reportEveryMs ?? 100;
   }
 
   private async refill(): Promise<number> {
     const startedAt = this.now();
-    const giveBack = this.dropTokens();
-    const answer = await takeSlots(this.options.db, this.options.key, this.timing, {
-      want: this.options.batch ?? 8,
-      validMs: this.options.validMs ?? 500,
-      giveBack,
-    });
-    this.known = answer.budget;
-    if (answer.budget === null) {
-      // Forgotten (or never learned): calls go freely again until the service refuses one.
-      this.paced = false;
-      return 0;
+    this.dropTokens();
+    const report = this.takeReport();
+    let answer: Awaited<ReturnType<typeof takeSlots>>;
+    try {
+      answer = await takeSlots(this.options.db, this.options.key, this.timing, {
+        want: this.options.batch ?? 8,
+        report,
+      });
+    } catch (error) {
+      this.restoreReport(report);
+      throw error;
     }
-    if (answer.granted < 1) return answer.waitMs;
-    this.grantId = answer.grantId;
+    this.known = answer.budget;
+    if (answer.granted < 1 || answer.grantId === undefined) return Math.max(1, answer.waitMs);
+    this.tokensGrant = answer.grantId;
+    this.tokensPaced = answer.budget !== null;
     this.tokens = answer.granted - 1;
     this.tokensUntil = startedAt + (this.options.validMs ?? 500);
-    this.paced = true;
+    this.paced = this.tokensPaced;
+    this.grantId = answer.grantId;
+    if (this.tokens > 0) this.giveBackAfterValidity(answer.grantId);
     return 0;
   }
 
-  /** Gives up the slots left of the last batch; returns them to give back with the next database call. */
-  private dropTokens(): { grantId: number; calls: number } | undefined {
-    const left = this.tokens;
-    this.tokens = 0;
-    return this.grantId !== undefined && left > 0 ? { grantId: this.grantId, calls: left } : undefined;
+  /** Slots of a batch left unused when its time is up go back soon (they count as in flight until then). */
+  private giveBackAfterValidity(grantId: number): void {
+    const timer = setTimeout(
+      () => {
+        if (this.tokensGrant !== grantId || this.tokens === 0) return;
+        this.dropTokens();
+        this.scheduleReport();
+      },
+      Math.max(1, this.tokensUntil - this.now()),
+    );
+    timer.unref?.();
   }
 
-  private record(): Promise<void> {
-    if (this.recording) return this.recording;
-    const calls = this.unrecorded;
-    this.unrecorded = 0;
-    this.lastRecorded = this.now();
-    this.recording = recordCalls(this.options.db, this.options.key, this.timing, calls)
-      .then((budget) => {
-        if (this.known === null) this.known = budget;
-      })
-      .catch(() => {
-        // The calls stay counted here and go with the next record (the budget is a pacing aid).
-        this.unrecorded += calls;
-      })
-      .finally(() => {
-        this.recording = undefined;
-      });
-    return this.recording;
+  /** The slots left of the last batch will not be used: they go back with the next report. */
+  private dropTokens(): void {
+    if (this.tokensGrant !== undefined && this.tokens > 0) this.settle(this.tokensGrant, this.tokens);
+    this.tokens = 0;
+  }
+
+  private settle(grantId: number, calls: number): void {
+    this.settled.set(grantId, (this.settled.get(grantId) ?? 0) + calls);
+  }
+
+  private takeReport(): SlotReport | undefined {
+    if (this.answered === 0 && this.settled.size === 0) return undefined;
+    const report = {
+      answered: this.answered,
+      settled: [...this.settled].map(([grantId, calls]) => ({ grantId, calls })),
+    };
+    this.answered = 0;
+    this.settled.clear();
+    return report;
+  }
+
+  /** A report the database did not take goes with the next one (until then its slots stay in flight). */
+  private restoreReport(report: SlotReport | undefined): void {
+    if (!report) return;
+    this.answered += report.answered;
+    for (const { grantId, calls } of report.settled) this.settle(grantId, calls);
+  }
+
+  /** Reports the answers within `reportEveryMs` when no batch is taken meanwhile. */
+  private scheduleReport(): void {
+    if (this.reportScheduled) return;
+    this.reportScheduled = true;
+    const timer = setTimeout(() => {
+      this.reportScheduled = false;
+      const report = this.takeReport();
+      if (!report) return;
+      reportSlots(this.options.db, this.options.key, this.timing, report)
+        .then((budget) => {
+          this.known = budget;
+        })
+        .catch(() => {
+          // The slots stay in flight in the database (counted, the safe side) until the next report.
+          this.restoreReport(report);
+          this.scheduleReport();
+        });
+    }, this.reportEveryMs);
+    timer.unref?.();
   }
 }
