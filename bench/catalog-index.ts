@@ -123,6 +123,7 @@ export class CatalogIndex implements MusicProvider {
   listLibrary = async () => this.unsupported();
   saveTracks = async () => this.unsupported();
   saveAlbums = async () => this.unsupported();
+  savedTracksContain = async () => this.unsupported();
   findAlbums = async () => this.unsupported();
   getAlbumTracks = async () => this.unsupported();
 }

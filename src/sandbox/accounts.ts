@@ -97,18 +97,28 @@ const libraries = new WeakMap<Catalog, Map<string, Catalog['demoLibraries']>>();
  * Tests only: the scenario whose Spotify Liked Songs hold 100,000 songs (the catalog's songs on Spotify, in
  * catalog order; as many as there are when the catalog holds fewer), for moving a library whose size must
  * not set the memory a move takes (issue 25). The emulators then need a catalog that large
- * (`SANDBOX_CATALOG_TRACKS`).
+ * (`SANDBOX_CATALOG_TRACKS`). `huge-liked-songs-<n>` holds the first n of them instead (a smaller move of
+ * the same songs to compare with).
  */
 export const HUGE_LIKED_SONGS_SCENARIO = 'huge-liked-songs';
 export const HUGE_LIKED_SONGS = 100_000;
+
+/** How many Liked Songs a huge-library scenario holds; undefined for any other seed. */
+function hugeLikedSongsCount(seed: string): number | undefined {
+  const prefix = `scenario:${HUGE_LIKED_SONGS_SCENARIO}`;
+  if (seed === prefix) return HUGE_LIKED_SONGS;
+  const sized = /^-([1-9][0-9]{0,5})$/.exec(seed.slice(prefix.length));
+  return seed.startsWith(prefix) && sized ? Math.min(Number(sized[1]), HUGE_LIKED_SONGS) : undefined;
+}
 
 function hugeLikedSongs(
   catalog: Catalog,
   seed: string,
   built: Catalog['demoLibraries'],
 ): Catalog['demoLibraries'] {
-  if (seed !== `scenario:${HUGE_LIKED_SONGS_SCENARIO}` || !built.saved) return built;
-  const onSpotify = catalog.tracks.filter((track) => track.spotify !== null).slice(0, HUGE_LIKED_SONGS);
+  const count = hugeLikedSongsCount(seed);
+  if (count === undefined || !built.saved) return built;
+  const onSpotify = catalog.tracks.filter((track) => track.spotify !== null).slice(0, count);
   // Newest first, a minute apart: one fixed date per song keeps the library the same every run.
   const newest = Date.parse('2026-01-01T00:00:00Z');
   const liked = onSpotify.map((track, index) => ({

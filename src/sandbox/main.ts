@@ -19,6 +19,12 @@ const environment = z.object({
   SPOTIFY_MODE: z.enum(['development', 'extended']).default('development'),
   DATA_DIR: z.string().default('./data'),
   /**
+   * `memory`: the emulators keep their state (accounts, tokens, writes) in memory and lose it on exit. Each
+   * write rewrites its account's whole document on disk, so a test writing 100,000 favourites one by one
+   * (Apple rates each song alone) would write that document 100,000 times; the keys stay in DATA_DIR.
+   */
+  SANDBOX_STATE: z.enum(['disk', 'memory']).default('disk'),
+  /**
    * The app's address: its Spotify callback is the redirect URI registered for the sandbox's client, and
    * the cloud-drive emulators' sandbox clients redirect only to its callbacks.
    */
@@ -54,7 +60,7 @@ async function main(): Promise<void> {
   const spotifyCallback = `${settings.PUBLIC_URL.replace(/\/$/, '')}/api/auth/spotify/callback`;
   const { app, appleRoot } = createSandboxParts({
     catalog,
-    dataDir,
+    ...(settings.SANDBOX_STATE === 'disk' ? { dataDir } : {}),
     rateLimit:
       settings.SANDBOX_RATE_LIMIT > 0
         ? { budget: settings.SANDBOX_RATE_LIMIT, windowMs: settings.SANDBOX_RATE_WINDOW_SECONDS * 1000 }
@@ -73,7 +79,9 @@ async function main(): Promise<void> {
     { fetch: app.fetch, hostname: settings.SANDBOX_HOST, port: settings.SANDBOX_PORT },
     (info) => {
       origin = `http://${settings.SANDBOX_HOST}:${info.port}`;
-      console.log(`Crossfade sandbox: ${catalog.tracks.length} tracks, state in ${join(dataDir, 'sandbox')}`);
+      console.log(
+        `Crossfade sandbox: ${catalog.tracks.length} tracks, state in ${settings.SANDBOX_STATE === 'disk' ? join(dataDir, 'sandbox') : 'memory'}`,
+      );
       const lines: [string, string][] = [
         ['Index', `${origin}${SANDBOX_PATHS.index}`],
         ['Spotify accounts', `${origin}${SANDBOX_PATHS.spotifyAccounts}`],

@@ -22,6 +22,7 @@ import {
   matchRows,
   matchRules,
   matchSets,
+  matchSourceEntries,
   mergedPlaylists,
   mergeInvitations,
   oauthRequests,
@@ -180,6 +181,10 @@ async function rowsOwnedBy(userId: string, ids: { matchSets: string[]; links: st
       matchRows,
       ids.matchSets.length ? inArray(matchRows.matchSetId, ids.matchSets) : none,
     ),
+    match_source_entries: await countWhere(
+      matchSourceEntries,
+      ids.matchSets.length ? inArray(matchSourceEntries.matchSetId, ids.matchSets) : none,
+    ),
     transfers: await countWhere(transfers, eq(transfers.userId, userId)),
     match_rules: await countWhere(matchRules, eq(matchRules.userId, userId)),
     batches: await countWhere(batches, eq(batches.userId, userId)),
@@ -292,6 +297,11 @@ async function fillEverything(client: TestClient, userId: string, username: stri
     ],
     mode: 'read',
     cause: 'transfer',
+  });
+  await db.insert(matchSourceEntries).values({
+    matchSetId: set.id,
+    position: 0,
+    entry: { position: 0, kind: 'skipped', reason: 'unavailable' },
   });
   await db.insert(matchRows).values({
     matchSetId: set.id,

@@ -115,7 +115,9 @@ export async function batchMatchSets(db: Database, setIds: readonly string[]) {
       id: matchSets.id,
       name: matchSets.sourcePlaylistName,
       status: matchSets.status,
-      sourceLength: sql<number | null>`jsonb_array_length(${matchSets.sourceEntries})`,
+      sourceLength: sql<
+        number | null
+      >`coalesce(${matchSets.sourceLength}, jsonb_array_length(${matchSets.sourceEntries}))`,
     })
     .from(matchSets)
     .where(inArray(matchSets.id, [...setIds]));

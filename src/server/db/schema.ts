@@ -239,6 +239,12 @@ export const matchSets = pgTable(
      * 10,000-track playlist from the service again.
      */
     sourceEntries: jsonb('source_entries').$type<PlaylistEntry[]>(),
+    /**
+     * The source's length once its whole read is kept, entry by entry, in `match_source_entries` (issue 25:
+     * a 100,000-song library is never held whole); null while it is read. Sets matched before it keep
+     * `sourceEntries`.
+     */
+    sourceLength: integer('source_length'),
     /** A saved album's album-level match (issue 14); null for playlists and Liked Songs. */
     albumMatch: jsonb('album_match').$type<StoredAlbumMatch>(),
     /**
@@ -249,6 +255,22 @@ export const matchSets = pgTable(
     createdAt: createdAt(),
   },
   (table) => [index('match_sets_user_idx').on(table.userId, table.sourcePlaylistId)],
+);
+
+/**
+ * A match set's source as first read, one entry per row in source order, written page by page while it is
+ * read: a resumed or requeued match job works from it in chunks instead of reading the service again.
+ */
+export const matchSourceEntries = pgTable(
+  'match_source_entries',
+  {
+    matchSetId: uuid('match_set_id')
+      .notNull()
+      .references(() => matchSets.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    entry: jsonb('entry').$type<PlaylistEntry>().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.matchSetId, table.position] })],
 );
 
 /** One source entry and what it matched, with the person's own choice when they fixed it. */

@@ -50,6 +50,7 @@ class FakeCatalog implements MusicProvider {
   });
   saveTracks = async () => undefined;
   saveAlbums = async () => undefined;
+  savedTracksContain = async (uris: string[]) => uris.map(() => false);
   findAlbums = async () => [];
   getAlbumTracks = async () => [];
 }

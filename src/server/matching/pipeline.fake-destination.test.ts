@@ -55,6 +55,7 @@ class FakeDestination implements MusicProvider {
   listLibrary = async () => this.unused();
   saveTracks = async () => this.unused();
   saveAlbums = async () => this.unused();
+  savedTracksContain = async () => this.unused();
   findAlbums = async () => this.unused();
   getAlbumTracks = async () => this.unused();
 }

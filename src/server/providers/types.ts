@@ -220,6 +220,12 @@ export interface MusicProvider {
     onBatch?: (progress: AddTracksProgress) => void | Promise<void>,
     beforeBatch?: () => Promise<void>,
   ): Promise<void>;
+  /**
+   * Which of these tracks (as `saveTracks` takes them) are liked / favourites, in the order given, asked in
+   * batches at the service's limit (Spotify GET /me/library/contains, 40 URIs; Apple GET
+   * /v1/me/ratings/songs?ids=, 100 ids): verifying a library write without reading the library back.
+   */
+  savedTracksContain(uris: string[]): Promise<boolean[]>;
   /** Saves catalog albums to the library (Spotify `spotify:album:` URIs; Apple `ids[albums]`). */
   saveAlbums(albumIds: string[]): Promise<void>;
   /**
@@ -238,4 +244,9 @@ export interface PlaylistReadOptions {
    * a caller can begin with them before the last page has come. Every entry is heard once.
    */
   onEntries?: (entries: PlaylistEntry[]) => void;
+  /**
+   * The entries are only heard through `onEntries`: a read of Liked Songs / favourites answers with none,
+   * so a library of 100,000 songs is never held whole (issue 25). Other reads may still answer with all.
+   */
+  entriesHeardOnly?: boolean;
 }

@@ -7,9 +7,8 @@ import { matchTracks } from '../matching/pipeline';
 import type { MusicProvider, NormalizedTrack } from '../providers/types';
 import { DatabaseMatchCache } from '../transfers/db-match-cache';
 import { unknownRegionMessage } from '../transfers/match-job';
-import { type MatchRowRecord, rowFromMatch } from '../transfers/match-rows';
+import { type MatchRowRecord, rowFromMatch, tracksToAdd } from '../transfers/match-rows';
 import { loadRules, ruledRow, ruleKeyOf } from '../transfers/match-rules';
-import { tracksToAdd } from '../transfers/transfer-job';
 
 /** Why an add on one side is not copied to the other (listed on the sync page, every run until it is). */
 export const waitingReason = (to: ServiceId) =>

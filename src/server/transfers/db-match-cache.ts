@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { ServiceId } from '../../shared/services';
 import type { Database } from '../db/client';
 import type { CachedLookup, MatchCache } from '../matching/cache';
@@ -6,6 +7,14 @@ import { readLookups, writeLookups } from './match-cache-store';
 /** Catalogs change: an answer older than this is asked again. */
 const MAX_AGE_MS = 14 * 24 * 60 * 60_000;
 const WRITE_BATCH = 500;
+/**
+ * Answers a job keeps in memory (hits and misses, most recently used): a few chunks' worth (a chunk asks at
+ * most a few hundred keys), so a 100,000-track job holds no more than a 1,000-track one (issue 25). A key
+ * let go is read from the database again if it is asked for again.
+ */
+const KEPT_ANSWERS = 5_000;
+/** An LRU cache holds objects: a miss is kept as this. */
+const MISS = { miss: true } as const;
 
 /**
  * The matching engine's lookup cache in the database, per service and region and shared by everyone:
@@ -15,7 +24,7 @@ const WRITE_BATCH = 500;
  * prefetches the keys it is about to need in one query and writes its answers in batches (`flush`).
  */
 export class DatabaseMatchCache implements MatchCache {
-  private readonly known = new Map<string, CachedLookup | null>();
+  private readonly known = new LRUCache<string, CachedLookup | typeof MISS>({ max: KEPT_ANSWERS });
   private pending = new Map<string, CachedLookup>();
 
   constructor(
@@ -30,7 +39,7 @@ export class DatabaseMatchCache implements MatchCache {
     for (let start = 0; start < wanted.length; start += WRITE_BATCH) {
       const slice = wanted.slice(start, start + WRITE_BATCH);
       const rows = await readLookups(this.db, this.service, this.region, slice);
-      for (const key of slice) this.known.set(key, null);
+      for (const key of slice) this.known.set(key, MISS);
       for (const row of rows) {
         if (Date.now() - row.createdAt.getTime() <= MAX_AGE_MS) this.known.set(row.key, row.value);
       }
@@ -38,9 +47,9 @@ export class DatabaseMatchCache implements MatchCache {
   }
 
   async get(key: string): Promise<CachedLookup | undefined> {
-    if (this.known.has(key)) return this.known.get(key) ?? undefined;
-    await this.prefetch([key]);
-    return this.known.get(key) ?? undefined;
+    if (!this.known.has(key)) await this.prefetch([key]);
+    const known = this.known.get(key);
+    return known === undefined || 'miss' in known ? undefined : known;
   }
 
   async set(key: string, value: CachedLookup): Promise<void> {

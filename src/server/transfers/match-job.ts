@@ -22,8 +22,11 @@ import { rowFromMatch, rowFromSkippedEntry } from './match-rows';
 import { loadRules, ruledRow, ruleKeyOf } from './match-rules';
 import {
   deleteMatchRows,
+  deleteSourceEntries,
   findMatchSet,
   insertMatchRows,
+  insertSourceEntries,
+  listSourceEntries,
   type MatchSetRecord,
   updateMatchSet,
 } from './match-set-store';
@@ -69,11 +72,16 @@ function sourceReadError(error: unknown, service: string, spotifyMode: string): 
 type TrackEntry = Extract<PlaylistEntry, { kind: 'track' }>;
 type RuleMap = Awaited<ReturnType<typeof loadRules>>;
 
+/** Entries kept per query when an old set's stored copy moves into `match_source_entries`. */
+const KEEP_BATCH = 1_000;
+
 /**
  * The source's entries: read from the service once (a long playlist is counted in as it is read), or the
- * stored copy a resumed or requeued run works from. A fresh read feeds `feed` page by page, so matching
- * begins with the first pages (the destination's rate window starts with its first call), and is stored
- * once it is whole (`stored`). No checkpoint comes before that copy: a resumed run works from it.
+ * stored copy a resumed or requeued run works from. A fresh read keeps its entries page by page in the
+ * store and advances `feed`, so matching begins with the first pages (the destination's rate window starts
+ * with its first call); a library collection's read holds none of them itself (issue 25). Once the read is
+ * whole and kept, the set says its length (`stored`). No checkpoint comes before that: a resumed run works
+ * from the kept copy.
  */
 function readSourceEntries(
   deps: AppDeps,
@@ -81,14 +89,32 @@ function readSourceEntries(
   context: JobContext<MatchJobState>,
   feed: SourceFeed,
 ): Promise<unknown> {
-  if (set.sourceEntries) {
-    feed.end(set.sourceEntries);
+  if (set.sourceLength !== null) {
+    feed.advance(set.sourceLength);
+    feed.end();
     return Promise.resolve();
   }
+  const legacy = set.sourceEntries;
+  if (legacy) return keepLegacyCopy(deps, set.id, legacy, feed);
   let readWrittenAt = 0;
+  let heard = 0;
+  let keeping: Promise<void> = Promise.resolve();
+  /** Keeps entries in order, one write after another; the feed advances once they are stored. */
+  const keep = (entries: readonly PlaylistEntry[]) => {
+    if (entries.length === 0) return;
+    heard += entries.length;
+    const upTo = heard;
+    keeping = keeping.then(async () => {
+      await insertSourceEntries(deps.db, set.id, entries);
+      feed.advance(upTo);
+    });
+    // Awaited once the read ends; this only keeps a failure from being reported as unhandled meanwhile.
+    keeping.catch(() => undefined);
+  };
   const read = (async () => {
-    // Rows an earlier run stored from a read it never kept belong to that read, not to this one.
+    // Rows and entries an earlier run stored from a read it never kept belong to that read, not to this one.
     await deleteMatchRows(deps.db, set.id);
+    await deleteSourceEntries(deps.db, set.id);
     const source = await loadSourcePlaylist(deps, set.userId, set.sourceService, set.sourcePlaylistId, {
       onPage: (read, total) => {
         feed.total = total;
@@ -99,11 +125,16 @@ function readSourceEntries(
           .progress({ done: read, total: total ?? read, phase: 'reading', message })
           .catch(() => {});
       },
-      onEntries: (entries) => feed.push(entries),
+      onEntries: keep,
+      // A library collection has no history to record (history-hooks.ts): nothing needs it whole.
+      entriesHeardOnly: parseCollectionId(set.sourcePlaylistId) !== null,
     }).catch((error: unknown) => {
       throw sourceReadError(error, set.sourceService, deps.config.SPOTIFY_MODE);
     });
-    feed.end(source.entries);
+    // What the read gave without it being heard (an imported file) is kept now.
+    keep(source.entries.slice(heard));
+    await keeping;
+    feed.end();
     return source;
   })();
   read.catch((error: unknown) => feed.fail(error));
@@ -117,11 +148,26 @@ function readSourceEntries(
     });
     await updateMatchSet(deps.db, set.id, {
       sourcePlaylistName: source.playlist.name,
-      sourceEntries: source.entries,
+      sourceLength: feed.kept,
     });
   });
   stored.catch(() => undefined);
   return stored;
+}
+
+/** A set matched before entries were kept one by one: its stored copy moves into the store first. */
+async function keepLegacyCopy(deps: AppDeps, matchSetId: string, entries: PlaylistEntry[], feed: SourceFeed) {
+  try {
+    for (let start = 0; start < entries.length; start += KEEP_BATCH) {
+      await insertSourceEntries(deps.db, matchSetId, entries.slice(start, start + KEEP_BATCH));
+    }
+    feed.advance(entries.length);
+    feed.end();
+    await updateMatchSet(deps.db, matchSetId, { sourceLength: entries.length, sourceEntries: null });
+  } catch (error) {
+    feed.fail(error);
+    throw error;
+  }
 }
 
 /** A saved album (issue 14) is matched as an album first; its tracks found on that album need no search. */
@@ -237,7 +283,8 @@ async function prepareMatching(
   });
   // A saved album is matched whole first, which needs all of its (few) tracks; other sources stream.
   const isAlbum = parseCollectionId(set.sourcePlaylistId)?.kind === 'album';
-  const entries = isAlbum ? await feed.all() : [];
+  if (isAlbum) await feed.waitFor(Number.POSITIVE_INFINITY);
+  const entries = isAlbum ? await listSourceEntries(deps.db, set.id, 0, feed.kept) : [];
   const albumMatch = isAlbum ? await matchAlbumOnce(deps, set, entries, destination, region) : set.albumMatch;
   const onAlbum = pairedByPosition(
     albumMatch,
@@ -275,7 +322,7 @@ export function createMatchJobHandler(deps: AppDeps) {
     try {
       const state = context.state ?? { storedUpTo: 0 };
       let doneSoFar = state.storedUpTo;
-      const totalSoFar = () => Math.max(feed.total ?? 0, feed.entries.length);
+      const totalSoFar = () => Math.max(feed.total ?? 0, feed.kept);
       // While the rest of the source is still being read, the bar says so beside the matching.
       const progress = (done: number, extra: { waitingUntil?: string } = {}) =>
         context
@@ -300,10 +347,12 @@ export function createMatchJobHandler(deps: AppDeps) {
 
       for (let start = state.storedUpTo; ; start += CHUNK) {
         await feed.waitFor(start + CHUNK + ISRC_LOOKAHEAD);
-        if (start >= feed.entries.length) break;
-        const chunk = feed.entries.slice(start, start + CHUNK);
+        if (start >= feed.kept) break;
+        // Only this chunk and its look-ahead are in memory: the rest stays in the store (issue 25).
+        const window = await listSourceEntries(deps.db, set.id, start, start + CHUNK + ISRC_LOOKAHEAD);
+        const chunk = window.slice(0, CHUNK);
         feed.matching = true;
-        const lookahead = isrcsOf(feed.entries.slice(start + CHUNK, start + CHUNK + ISRC_LOOKAHEAD));
+        const lookahead = isrcsOf(window.slice(CHUNK));
         // What the cache already knows of this chunk's ISRCs (and the look-ahead's), in one query.
         await run.cache.prefetch(
           [...isrcsOf(chunk), ...lookahead].map((isrc) =>
@@ -337,7 +386,7 @@ export function createMatchJobHandler(deps: AppDeps) {
       }
       await storing;
       await sourceStored;
-      const total = feed.entries.length;
+      const total = feed.kept;
       await context.checkpoint({ storedUpTo: total } satisfies MatchJobState, {
         done: total,
         total,

@@ -97,3 +97,20 @@ export function chosenTrack(record: MatchRowRecord): NormalizedTrack | null {
   if (!record.chosenId) return null;
   return record.candidates.find((c) => c.track.id === record.chosenId)?.track ?? null;
 }
+
+/**
+ * What a transfer adds (decision 0006): rows the person decided, rows the engine accepted (90+), and
+ * nothing the engine only proposes for review (70-89) until the person accepts it. "Include unmatched"
+ * adds the closest candidate of every other row the person left to the engine.
+ */
+export function tracksToAdd(rows: MatchRowRecord[], includeUnmatched: boolean) {
+  return rows.flatMap((row) => {
+    if (row.status === 'skipped') return [];
+    const chosen = chosenTrack(row);
+    const awaitingReview = row.status === 'review' && row.decidedBy !== 'person';
+    if (chosen && !awaitingReview) return [{ row, track: chosen }];
+    const closest = chosen ?? row.candidates[0]?.track;
+    // "Include unmatched": the closest candidate of a row the engine could not confirm, if it has one.
+    return includeUnmatched && row.decidedBy !== 'person' && closest ? [{ row, track: closest }] : [];
+  });
+}

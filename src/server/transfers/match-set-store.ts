@@ -1,6 +1,7 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, lt } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { matchRows, matchSets } from '../db/schema';
+import { matchRows, matchSets, matchSourceEntries } from '../db/schema';
+import type { PlaylistEntry } from '../providers/types';
 
 /**
  * The SQL of match sets and their rows as the match and transfer jobs use them (what the review pages
@@ -28,6 +29,55 @@ export async function insertMatchRows(db: Database, rows: NewMatchRow[]) {
 /** Forgets every row of a match set (rows of a source read that was never kept). */
 export async function deleteMatchRows(db: Database, matchSetId: string) {
   await db.delete(matchRows).where(eq(matchRows.matchSetId, matchSetId));
+}
+
+/** Keeps entries of a source being read; one already kept (a page written twice) stays as it was. */
+export async function insertSourceEntries(
+  db: Database,
+  matchSetId: string,
+  entries: readonly PlaylistEntry[],
+) {
+  if (entries.length === 0) return;
+  await db
+    .insert(matchSourceEntries)
+    .values(entries.map((entry) => ({ matchSetId, position: entry.position, entry })))
+    .onConflictDoNothing();
+}
+
+/** The kept source entries at positions `from` (inclusive) to `to` (exclusive), in order. */
+export async function listSourceEntries(
+  db: Database,
+  matchSetId: string,
+  from: number,
+  to: number,
+): Promise<PlaylistEntry[]> {
+  const rows = await db
+    .select({ entry: matchSourceEntries.entry })
+    .from(matchSourceEntries)
+    .where(
+      and(
+        eq(matchSourceEntries.matchSetId, matchSetId),
+        gte(matchSourceEntries.position, from),
+        lt(matchSourceEntries.position, to),
+      ),
+    )
+    .orderBy(asc(matchSourceEntries.position));
+  return rows.map((row) => row.entry);
+}
+
+/** Forgets the kept entries of a source read that was never whole. */
+export async function deleteSourceEntries(db: Database, matchSetId: string) {
+  await db.delete(matchSourceEntries).where(eq(matchSourceEntries.matchSetId, matchSetId));
+}
+
+/** At most `limit` rows of a match set after position `after` (-1: from the first), in source order. */
+export function listMatchRowsPage(db: Database, matchSetId: string, after: number, limit: number) {
+  return db
+    .select()
+    .from(matchRows)
+    .where(and(eq(matchRows.matchSetId, matchSetId), gt(matchRows.position, after)))
+    .orderBy(asc(matchRows.position))
+    .limit(limit);
 }
 
 /** A match set's rows in source order. */

@@ -1,12 +1,13 @@
-import type { PlaylistEntry } from '../providers/types';
-
 /**
- * A source's entries while they are being read, so a match job can match the first chunks before the last
- * page has come: under a rate limit the destination's window starts with its first call, and a
- * 10,000-track source takes seconds to read.
+ * How far a source being read has come, so a match job can match the first chunks before the last page
+ * has come: under a rate limit the destination's window starts with its first call, and a 10,000-track
+ * source takes seconds to read. The entries themselves are not held here: they are kept in the match set's
+ * store as they come (`match_source_entries`), and the job reads them from there a chunk at a time, so a
+ * 100,000-song library is never in memory whole (issue 25).
  */
 export class SourceFeed {
-  readonly entries: PlaylistEntry[] = [];
+  /** Entries kept so far: positions 0 to `kept - 1` can be read from the store. */
+  kept = 0;
   /** The source's length when the service has said it. */
   total: number | null = null;
   /** Matching has begun: its progress, not the read's, is what the person sees from now on. */
@@ -20,16 +21,15 @@ export class SourceFeed {
     return !this.ended && this.failure === undefined;
   }
 
-  /** More entries, in source order. */
-  push(entries: readonly PlaylistEntry[]): void {
-    for (const entry of entries) this.entries.push(entry);
+  /** The first `count` entries are kept now. */
+  advance(count: number): void {
+    this.kept = Math.max(this.kept, count);
     this.wake();
   }
 
-  /** The read is done: `all` is the whole source, of which anything not pushed yet is added now. */
-  end(all: readonly PlaylistEntry[]): void {
-    this.push(all.slice(this.entries.length));
-    this.total = this.entries.length;
+  /** The read is done and every entry is kept. */
+  end(): void {
+    this.total = this.kept;
     this.ended = true;
     this.wake();
   }
@@ -39,19 +39,13 @@ export class SourceFeed {
     this.wake();
   }
 
-  /** Resolves once `count` entries have come or the read has ended; throws the read's error. */
+  /** Resolves once `count` entries are kept or the read has ended; throws the read's error. */
   async waitFor(count: number): Promise<void> {
     for (;;) {
       if (this.failure) throw this.failure.error;
-      if (this.ended || this.entries.length >= count) return;
+      if (this.ended || this.kept >= count) return;
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
-  }
-
-  /** Every entry, once the read has ended. */
-  async all(): Promise<PlaylistEntry[]> {
-    await this.waitFor(Number.POSITIVE_INFINITY);
-    return this.entries;
   }
 
   private wake(): void {

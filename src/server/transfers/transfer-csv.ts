@@ -1,8 +1,9 @@
 import type { Database } from '../db/client';
 import { toCsv } from '../export/csv';
+import { savedTracksPlace } from './library-collections';
+import { tracksToAdd } from './match-rows';
 import { listMatchRowsInOrder } from './match-set-store';
 import { TRANSFER_CSV_HEADER, transferCsvLines } from './transfer-csv-lines';
-import { tracksToAdd } from './transfer-job';
 import type { TransferRecord } from './transfer-store';
 
 /**
@@ -21,5 +22,13 @@ export async function transferCsvRows(db: Database, transfer: TransferRecord): P
     transfer.verifiedTracks === null
       ? null
       : { verified: transfer.verifiedTracks, missing: transfer.verificationMissing ?? [] };
-  return transferCsvLines(rows, tracksToAdd(rows, transfer.includeUnmatched), verification);
+  // Liked Songs saved as liked songs (no playlist) keep no snapshot: a library is not held whole (issue 25).
+  const likedOnly = transfer.librarySave?.kind === 'liked' && transfer.librarySave.playlist === null;
+  const place = `saved to ${savedTracksPlace(transfer.destinationService)}`;
+  return transferCsvLines(
+    rows,
+    tracksToAdd(rows, transfer.includeUnmatched),
+    verification,
+    likedOnly ? () => place : undefined,
+  );
 }

@@ -21,7 +21,8 @@ import {
   saveToLibrary,
   verifyLibrary,
 } from './library-transfer';
-import { chosenTrack, type MatchRowRecord } from './match-rows';
+import { countLikedSongs, saveLikedSongs, verifyLikedSongs } from './liked-songs-transfer';
+import { type MatchRowRecord, tracksToAdd } from './match-rows';
 import { albumMatchOfSet, listMatchRowsInOrder } from './match-set-store';
 import { transferCsvLines } from './transfer-csv-lines';
 import { findTransfer, type TransferRecord, updateTransfer } from './transfer-store';
@@ -55,23 +56,6 @@ const transferJobStateSchema = libraryJobStateSchema.extend({
 type TransferJobState = z.infer<typeof transferJobStateSchema>;
 
 export const transferMarker = (transferId: string) => `crossfade-transfer:${transferId.slice(0, 8)}`;
-
-/**
- * What a transfer adds (decision 0006): rows the person decided, rows the engine accepted (90+), and
- * nothing the engine only proposes for review (70-89) until the person accepts it. "Include unmatched"
- * adds the closest candidate of every other row the person left to the engine.
- */
-export function tracksToAdd(rows: MatchRowRecord[], includeUnmatched: boolean) {
-  return rows.flatMap((row) => {
-    if (row.status === 'skipped') return [];
-    const chosen = chosenTrack(row);
-    const awaitingReview = row.status === 'review' && row.decidedBy !== 'person';
-    if (chosen && !awaitingReview) return [{ row, track: chosen }];
-    const closest = chosen ?? row.candidates[0]?.track;
-    // "Include unmatched": the closest candidate of a row the engine could not confirm, if it has one.
-    return includeUnmatched && row.decidedBy !== 'person' && closest ? [{ row, track: closest }] : [];
-  });
-}
 
 const transferJobPayloadSchema = z.object({ transferId: z.uuid() });
 type TransferJobPayload = z.infer<typeof transferJobPayloadSchema>;
@@ -370,11 +354,66 @@ async function recordSuccess(
   return { transferId: run.transfer.id, addedTracks: finished?.addedTracks ?? total };
 }
 
+/**
+ * Liked Songs saved as liked songs only (no playlist): the rows are read a page at a time for the counts,
+ * the saves and the "contains" verification, so a 100,000-song library is never held whole (issue 25,
+ * decision 0039). No CSV snapshot: its file is described from the match rows (transfer-csv.ts), as they
+ * would be held whole to write it.
+ */
+async function runLikedSongsTransfer(
+  deps: AppDeps,
+  transfer: TransferRun['transfer'],
+  context: JobContext<TransferJobState>,
+) {
+  const { matchSetId, includeUnmatched } = transfer;
+  const counts = await countLikedSongs(deps.db, matchSetId, includeUnmatched);
+  await updateTransfer(deps.db, transfer.id, { status: 'running' });
+  const added = context.state?.added ?? 0;
+  const run: TransferRun = {
+    ...{ deps, transfer, context, rows: [], selected: [], uris: [] },
+    ...{ total: counts.selected, state: context.state, added },
+  };
+  const liked = {
+    ...{ db: deps.db, matchSetId, includeUnmatched, context, total: counts.selected },
+    destination: await addingClient(run),
+    state: { ...context.state, added },
+  };
+  await saveLikedSongs(liked);
+  const verification = combineVerifications(counts.selected, [
+    await verifyLikedSongs({ ...liked, destination: await readBackClient(run) }, verifyOptions(run)),
+  ]);
+  const service = transfer.destinationService;
+  const savedTo = savedToText({
+    ...{ kind: 'liked', destination: service, albumSaved: false },
+    ...{ savedTracks: counts.selected, playlistName: null },
+  });
+  const plan: LibraryPlan = { kind: 'liked', album: null, albumItems: [], trackItems: [] };
+  const finished = await updateTransfer(deps.db, transfer.id, {
+    status: 'succeeded',
+    totalTracks: counts.rows,
+    matchedTracks: counts.selected,
+    unmatchedTracks: counts.rows - counts.selected,
+    addedTracks: counts.selected,
+    overallConfidence: counts.selected === 0 ? 0 : Math.round(counts.confidenceSum / counts.selected),
+    csvSnapshot: null,
+    verifiedTracks: verification.verified,
+    verificationMissing: verification.missing,
+    ...libraryDestination(service, plan, deps.providers.sandboxPages),
+    librarySave: { kind: 'liked', savedTo, album: null, savedTracks: counts.selected, playlist: null },
+    completedAt: new Date(),
+    error: null,
+  });
+  return { transferId: transfer.id, addedTracks: finished?.addedTracks ?? counts.selected };
+}
+
 async function runTransfer(
   deps: AppDeps,
   transfer: TransferRun['transfer'],
   context: JobContext<TransferJobState>,
 ) {
+  const likedOnly =
+    parseCollectionId(transfer.sourcePlaylistId)?.kind === 'liked' && !transfer.alsoAddToPlaylist;
+  if (likedOnly) return runLikedSongsTransfer(deps, transfer, context);
   const rows = await listMatchRowsInOrder(deps.db, transfer.matchSetId);
   const selected = tracksToAdd(rows, transfer.includeUnmatched);
   const uris = selected.map((item) => item.track.uri);

@@ -171,8 +171,8 @@ export class AppleMusicProvider implements MusicProvider {
   async getPlaylist(playlistId: string, options?: PlaylistReadOptions): Promise<PlaylistContents> {
     const collection = parseCollectionId(playlistId);
     if (collection?.kind === 'liked') {
-      const { entries } = await this.readFavourites(Number.POSITIVE_INFINITY, options);
-      return { playlist: this.likedSummary(entries.length, true), entries };
+      const { entries, read } = await this.readFavourites(Number.POSITIVE_INFINITY, options);
+      return { playlist: this.likedSummary(read, true), entries };
     }
     if (collection?.kind === 'album') return this.readAlbum(collection.albumId, options);
     const answer = await this.library(libraryPlaylistResponseSchema, {
@@ -420,12 +420,13 @@ export class AppleMusicProvider implements MusicProvider {
   private async readFavourites(
     maxPages = Number.POSITIVE_INFINITY,
     options?: PlaylistReadOptions,
-  ): Promise<{ entries: PlaylistEntry[]; complete: boolean }> {
+  ): Promise<{ entries: PlaylistEntry[]; read: number; complete: boolean }> {
     const entries: PlaylistEntry[] = [];
+    let read = 0;
     let url: string | undefined = 'me/library/songs';
     let pages = 0;
     while (url) {
-      if (pages === maxPages) return { entries, complete: false };
+      if (pages === maxPages) return { entries, read, complete: false };
       // An empty library answers 404: no favourites.
       const page: z.infer<typeof libraryTracksPageSchema> = await this.orEmpty(
         this.library(libraryTracksPageSchema, { url, query: { limit: PAGE_SIZE, include: 'catalog' } }),
@@ -445,14 +446,15 @@ export class AppleMusicProvider implements MusicProvider {
       const fresh: PlaylistEntry[] = [];
       page.data.forEach((item, i) => {
         const id = catalogIds[i];
-        if (id && favourite.has(id)) fresh.push(libraryEntry(item, entries.length + fresh.length));
+        if (id && favourite.has(id)) fresh.push(libraryEntry(item, read + fresh.length));
       });
-      for (const entry of fresh) entries.push(entry);
-      options?.onPage?.(entries.length, null);
+      read += fresh.length;
+      if (!options?.entriesHeardOnly) for (const entry of fresh) entries.push(entry);
+      options?.onPage?.(read, null);
       if (fresh.length > 0) options?.onEntries?.(fresh);
       url = page.data.length === 0 ? undefined : page.next;
     }
-    return { entries, complete: true };
+    return { entries, read, complete: true };
   }
 
   private async libraryAlbums(): Promise<LibraryAlbum[]> {
@@ -595,6 +597,19 @@ export class AppleMusicProvider implements MusicProvider {
       saved += batch.length;
       await onBatch?.({ added: saved, total: uris.length });
     }
+  }
+
+  /** Favourites are songs rated 1: GET /v1/me/ratings/songs?ids= answers the rated ones among them. */
+  async savedTracksContain(uris: string[]): Promise<boolean[]> {
+    const favourite = new Set<string>();
+    for (const batch of chunk([...new Set(uris)], RATINGS_BATCH)) {
+      const ratings = await this.orEmpty(
+        this.library(ratingsResponseSchema, { url: 'me/ratings/songs', query: { ids: batch.join(',') } }),
+        { data: [] },
+      );
+      for (const rating of ratings.data) if (rating.attributes.value === 1) favourite.add(rating.id);
+    }
+    return uris.map((uri) => favourite.has(uri));
   }
 
   async saveAlbums(albumIds: string[]): Promise<void> {

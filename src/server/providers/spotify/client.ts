@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { LIKED_SONGS_ID, LIKED_SONGS_NAME, parseCollectionId } from '../../../shared/library-ids';
 import { mapWithConcurrency } from '../../concurrency';
 import { HttpClient, type HttpClientOptions, ProviderError, type RequestOptions } from '../http';
@@ -88,6 +88,8 @@ const SEARCH_LIMIT_EXTENDED = 50;
 const SEVERAL_TRACKS_BATCH = 50;
 /** PUT /me/library takes at most 40 URIs per call (the 2026 development-mode rules). */
 const LIBRARY_BATCH = 40;
+/** GET /me/library/contains: one boolean per URI asked, in order. */
+const libraryContainsSchema = z.array(z.boolean());
 
 /**
  * A query value inside `field:"…"`: Spotify's syntax has no escape for a double quote, so drop it; and a
@@ -367,6 +369,7 @@ export class SpotifyProvider implements MusicProvider {
   private async readLiked(options?: PlaylistReadOptions): Promise<PlaylistContents> {
     const me = await this.getCurrentUser();
     const entries: PlaylistEntry[] = [];
+    let read = 0;
     let url: string | null = 'me/tracks';
     let query: RequestOptions['query'] = { limit: PAGE_SIZE, offset: 0, market: this.options.market };
     while (url !== null) {
@@ -375,13 +378,14 @@ export class SpotifyProvider implements MusicProvider {
         ...(query ? { query } : {}),
       });
       const fresh = page.items.map((item, i) => toPlaylistEntry(item, page.offset + i));
-      for (const entry of fresh) entries.push(entry);
-      options?.onPage?.(entries.length, page.total);
+      read += fresh.length;
+      if (!options?.entriesHeardOnly) for (const entry of fresh) entries.push(entry);
+      options?.onPage?.(read, page.total);
       if (fresh.length > 0) options?.onEntries?.(fresh);
       url = page.items.length === 0 ? null : page.next;
       query = undefined;
     }
-    return { playlist: likedSummary(entries.length, me), entries };
+    return { playlist: likedSummary(read, me), entries };
   }
 
   /** A saved (or any catalog) album as a collection: its tracks in album order. */
@@ -424,6 +428,21 @@ export class SpotifyProvider implements MusicProvider {
       await this.saveToLibrary(batch);
       await onBatch?.({ added: start + batch.length, total: uris.length });
     }
+  }
+
+  async savedTracksContain(uris: string[]): Promise<boolean[]> {
+    const contained: boolean[] = [];
+    for (let start = 0; start < uris.length; start += LIBRARY_BATCH) {
+      const batch = uris.slice(start, start + LIBRARY_BATCH);
+      const answer = await this.request(libraryContainsSchema, {
+        url: 'me/library/contains',
+        query: { uris: batch.join(',') },
+      });
+      if (answer.length !== batch.length)
+        throw new Error('Spotify answered a library check for other tracks');
+      contained.push(...answer);
+    }
+    return contained;
   }
 
   async saveAlbums(albumIds: string[]): Promise<void> {
