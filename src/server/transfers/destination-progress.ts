@@ -103,3 +103,26 @@ export async function findMarkedPlaylist(
 /** A failure after which a write may or may not have been applied: reconcile, then go on. */
 export const isUncertainWriteFailure = (error: unknown) =>
   error instanceof ProviderError && error.kind === 'unavailable';
+
+/** How many uncertain answers in a row a write is sent again after. */
+const MAX_UNCERTAIN_RETRIES = 5;
+
+/**
+ * Sends a write again after an answer that leaves it unknown whether it was applied, up to
+ * MAX_UNCERTAIN_RETRIES times; any other failure is thrown. For writes that change nothing when repeated,
+ * or whose `reconcile` (run after each uncertain answer) narrows what the next attempt sends.
+ */
+export async function retryUncertainWrite(
+  write: () => Promise<void>,
+  reconcile?: () => Promise<void>,
+): Promise<void> {
+  for (let uncertain = 0; ; ) {
+    try {
+      await write();
+      return;
+    } catch (error) {
+      if (!isUncertainWriteFailure(error) || ++uncertain > MAX_UNCERTAIN_RETRIES) throw error;
+      await reconcile?.();
+    }
+  }
+}

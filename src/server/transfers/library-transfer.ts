@@ -6,7 +6,7 @@ import type { JobContext } from '../jobs/job-runner';
 import type { AlbumInfo } from '../matching/albums';
 import type { MusicProvider, NormalizedTrack } from '../providers/types';
 import { type EmulatorPages, likedSongsUrl } from '../service-urls/open-urls';
-import { isUncertainWriteFailure } from './destination-progress';
+import { isUncertainWriteFailure, retryUncertainWrite } from './destination-progress';
 import type { MatchRowRecord } from './match-rows';
 import {
   type ExpectedTrack,
@@ -84,16 +84,10 @@ export async function saveToLibrary<S extends LibraryJobState & { added: number 
   let current = { ...state, added: state?.added ?? 0 } as S;
   if (current.librarySaved) return current;
   const progress = (done: number) => ({ done, total, phase: 'saving' });
-  if (plan.album && !current.albumSaved) {
+  const album = plan.album;
+  if (album && !current.albumSaved) {
     await context.holdLease();
-    for (let uncertain = 0; ; ) {
-      try {
-        await destination.saveAlbums([plan.album.id]);
-        break;
-      } catch (error) {
-        if (!isUncertainWriteFailure(error) || ++uncertain > MAX_UNCERTAIN_WRITES) throw error;
-      }
-    }
+    await retryUncertainWrite(() => destination.saveAlbums([album.id]));
     current = { ...current, albumSaved: true };
     await context.checkpoint(current, progress(plan.albumItems.length));
   }

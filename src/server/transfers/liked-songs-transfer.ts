@@ -1,7 +1,7 @@
 import type { VerificationMissing } from '../db/stored-json';
 import type { JobContext } from '../jobs/job-runner';
 import type { MusicProvider } from '../providers/types';
-import { isUncertainWriteFailure } from './destination-progress';
+import { isUncertainWriteFailure, retryUncertainWrite } from './destination-progress';
 import type { LibraryJobState } from './library-transfer';
 import { type MatchRowRecord, tracksToAdd } from './match-rows';
 import { listMatchRowsPage } from './match-set-store';
@@ -162,17 +162,8 @@ export async function verifyLikedSongs<S extends LibraryJobState>(
   if (missing.length > 0) {
     await options.onPhase?.('re-adding');
     const target = likedSongsTarget(run.destination);
-    for (let uncertain = 0; ; ) {
-      try {
-        await target.write(
-          missing.map((item) => item.track.uri),
-          options.beforeWrite,
-        );
-        break;
-      } catch (error) {
-        if (!isUncertainWriteFailure(error) || ++uncertain > MAX_UNCERTAIN_WRITES) throw error;
-      }
-    }
+    const again = missing.map((item) => item.track.uri);
+    await retryUncertainWrite(() => target.write(again, options.beforeWrite));
     await options.onPhase?.('verifying');
     if (settleMs > 0) await sleep(settleMs);
     missing = await notLiked(run.destination, missing);

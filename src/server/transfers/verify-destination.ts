@@ -4,7 +4,7 @@ import type { VerificationMissing } from '../db/stored-json';
 import { albumTitleKey, normalizeUpc, sameArtist } from '../matching/albums';
 import { ProviderError } from '../providers/http';
 import type { MusicProvider, NormalizedTrack, PlaylistEntry } from '../providers/types';
-import { isUncertainWriteFailure } from './destination-progress';
+import { retryUncertainWrite } from './destination-progress';
 
 /**
  * Verify every write (issue 14, item 5): after a transfer's adds, the destination playlist is read back
@@ -38,9 +38,6 @@ export interface VerifyOptions {
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-/** Answers to a re-add that may or may not have been applied, reconciled before giving up. */
-const MAX_UNCERTAIN_READDS = 5;
-
 /**
  * The expected tracks the entries do not hold, in source order; each entry counts for one expected track.
  * Compared by recording, in passes from the surest to the loosest, so a looser key never takes an entry
@@ -170,19 +167,19 @@ export async function verifyDestination(
   if (missing.length > 0) {
     await options.onPhase?.('re-adding');
     readded = missing.length;
-    for (let uncertain = 0; missing.length > 0; ) {
-      try {
+    await retryUncertainWrite(
+      async () => {
+        if (missing.length === 0) return;
         await target.write(
           missing.map((item) => item.track.uri),
           options.beforeWrite,
         );
-        break;
-      } catch (error) {
-        if (!isUncertainWriteFailure(error) || ++uncertain > MAX_UNCERTAIN_READDS) throw error;
-        // Maybe applied: only what a settled read still lacks is sent again.
+      },
+      // Maybe applied: only what a settled read still lacks is sent again.
+      async () => {
         missing = await settledMissing(destination, target, missing, sleep, options.onRead);
-      }
-    }
+      },
+    );
     await options.onPhase?.('verifying');
     missing = await settledMissing(destination, target, expected, sleep, options.onRead);
   }
@@ -234,14 +231,7 @@ export async function verifySavedAlbum(
     readded = expected.length;
     await options.beforeWrite?.();
     // Saving an album twice leaves it saved once: no need to reconcile an uncertain answer first.
-    for (let uncertain = 0; ; ) {
-      try {
-        await destination.saveAlbums([album.id]);
-        break;
-      } catch (error) {
-        if (!isUncertainWriteFailure(error) || ++uncertain > MAX_UNCERTAIN_READDS) throw error;
-      }
-    }
+    await retryUncertainWrite(() => destination.saveAlbums([album.id]));
     await options.onPhase?.('verifying');
     found = await settledListed();
   }
