@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MusicProvider, NormalizedTrack, TrackQuery } from '../providers/types';
 import { MemoryMatchCache } from './cache';
-import { matchTracks, type TieBreaker } from './pipeline';
+import { matchTracks, SEARCH_LIMIT, type TieBreaker } from './pipeline';
 import { queryKey } from './strategies';
 
 class FakeDestination implements MusicProvider {
@@ -139,7 +139,7 @@ describe('matchTracks against a fake destination', () => {
     expect(destination.searches.map((s) => queryKey(s.query))).toHaveLength(5);
   });
 
-  it('searches by title and artist, then the album and the artist alone, when the ISRC answer proves the recording absent', async () => {
+  it('searches by title and artist only, when the ISRC answer proves the recording absent', async () => {
     const destination = new FakeDestination([]);
     const [match] = await matchTracks(
       [song('s1', 'Heaven - Acoustic', ['Bryan Adams'], { album: 'Unplugged', isrc: isrcFor(1) })],
@@ -147,13 +147,24 @@ describe('matchTracks against a fake destination', () => {
     );
     expect(match).toMatchObject({ status: 'unmatched', best: null, reasons: ['no candidates found'] });
     expect(destination.isrcCalls).toEqual([[isrcFor(1)]]);
-    // An ISRC identifies a recording: the broader searches would only bring other ones. The album it is on
-    // and the artist's own list stay, for a title crowded off the page or written otherwise there.
+    // An ISRC identifies a recording: the broader searches would only bring other ones. The title's page
+    // had room to spare, so it listed every recording of that title by that artist: the album search would
+    // find nothing more, and the artist's list found nothing more either (decision 0044).
     expect(destination.searches.map((s) => s.query)).toEqual([
       { title: 'Heaven - Acoustic', artist: 'Bryan Adams' },
-      { album: 'Unplugged', artist: 'Bryan Adams' },
-      { artist: 'Bryan Adams' },
     ]);
+  });
+
+  it('searches the album too for a title in another script, whose romanizations may disagree', async () => {
+    const destination = new FakeDestination([]);
+    await matchTracks(
+      [song('s1', '夜に駆ける', ['YOASOBI'], { album: 'THE BOOK', isrc: isrcFor(1) })],
+      destination,
+    );
+    const queries = destination.searches.map((s) => s.query);
+    expect(queries[0]).toEqual({ title: '夜に駆ける', artist: 'YOASOBI' });
+    expect(queries).toContainEqual({ album: 'THE BOOK', artist: 'YOASOBI' });
+    expect(queries).not.toContainEqual({ artist: 'YOASOBI' });
   });
 
   it('still finds a recording filed under another ISRC with that one search', async () => {
@@ -305,7 +316,7 @@ describe('matchTracks against a fake destination', () => {
 describe('rescue searches, when nothing found is worth a review', () => {
   // A prolific artist whose one-page answers are full of their other songs, as a catalog ranks a short or
   // common title: only a query that names what else the source says narrows it to the right one.
-  const crowd = Array.from({ length: 10 }, (_, i) =>
+  const crowd = Array.from({ length: SEARCH_LIMIT }, (_, i) =>
     song(`o${i}`, `Me and You ${i}`, ['Taylor Swift'], { durationMs: 180_000 + i * 1_000 }),
   );
   function crowdedCatalog(narrowed: NormalizedTrack[], word: string) {
@@ -374,22 +385,19 @@ describe('rescue searches, when nothing found is worth a review', () => {
 
   it('after an ISRC answer that proves the recording absent, spends no title or credits search', async () => {
     // Counter-example to the rescue: that answer already says the catalog lacks the recording, so only the
-    // searches that find it under another code, on its album or written otherwise are spent.
+    // search that finds it under another code is spent (the album too when the title's page was full of
+    // look-alikes or the name is in another script: tested below).
     const destination = new FakeDestination([]);
     const source = song('s4', 'Home (prod. by Someone)', ['Band', 'Guest'], { isrc: isrcFor(4) });
     const [match] = await matchTracks([source], destination);
     expect(match?.status).toBe('unmatched');
-    expect(destination.searches.map((s) => s.query)).toEqual([
-      { title: 'Home', artist: 'Band' },
-      { album: 'Home', artist: 'Band' },
-      { artist: 'Band' },
-    ]);
+    expect(destination.searches.map((s) => s.query)).toEqual([{ title: 'Home', artist: 'Band' }]);
   });
 
-  it('after such an answer, finds the recording filed under another code on its album', async () => {
+  it('after such an answer and a title page full of covers, finds the recording filed under another code on its album', async () => {
     const source = song('s5', 'Heart Of Glass', ['Blondie'], { album: 'Parallel Lines', isrc: isrcFor(5) });
     const right = song('a6', 'Heart Of Glass', ['Blondie'], { album: 'Parallel Lines' });
-    const covers = Array.from({ length: 10 }, (_, i) =>
+    const covers = Array.from({ length: SEARCH_LIMIT }, (_, i) =>
       song(`c${i}`, 'Heart Of Glass', [`Cover Band ${i}`], { album: 'Covers' }),
     );
     const byAlbum = (query: TrackQuery) => (query.album === 'Parallel Lines' ? [right] : covers);
@@ -399,12 +407,20 @@ describe('rescue searches, when nothing found is worth a review', () => {
   });
 
   it('still leaves another recording on that album unmatched', async () => {
-    // Counter-example: the album answers only with the song live.
+    // Counter-example: the title's page is full of covers and the album answers only with the song live.
     const source = song('s6', 'Heart Of Glass', ['Blondie'], { album: 'Parallel Lines', isrc: isrcFor(6) });
     const live = song('a7', 'Heart Of Glass - Live', ['Blondie'], { album: 'Parallel Lines' });
-    const byAlbum = (query: TrackQuery) => (query.album === 'Parallel Lines' ? [live] : []);
-    const [match] = await matchTracks([source], new FakeDestination([], 25, byAlbum));
+    const covers = Array.from({ length: SEARCH_LIMIT }, (_, i) =>
+      song(`c${i}`, 'Heart Of Glass', [`Cover Band ${i}`], { album: 'Covers' }),
+    );
+    const byAlbum = (query: TrackQuery) => (query.album === 'Parallel Lines' ? [live] : covers);
+    const destination = new FakeDestination([], 25, byAlbum);
+    const [match] = await matchTracks([source], destination);
+    expect(destination.searches.map((s) => s.query)).toContainEqual({
+      album: 'Parallel Lines',
+      artist: 'Blondie',
+    });
     expect(match?.status).toBe('unmatched');
-    expect(match?.candidates.map((c) => c.track.id)).toEqual(['a7']);
+    expect(match?.best).toBeNull();
   });
 });

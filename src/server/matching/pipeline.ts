@@ -172,7 +172,8 @@ function isAccepted(ranked: readonly ScoredCandidate[]): boolean {
  * True when the destination answered the track's ISRC with nothing: it has no recording under that code
  * in this region. An ISRC identifies a recording, so only one thing can still find it: the same recording
  * filed under another code (a remaster's or compilation's ISRC, or none), which the most precise search,
- * title + primary artist, finds, or when that page is crowded by look-alikes, the album the source names.
+ * title + primary artist, finds, or when that page is crowded by look-alikes, the album the source names
+ * (for a name in another script, also its Latin form and the album).
  * The broader searches (simplified title, title alone, the title as written) exist for tracks whose ISRC
  * is unknown; after this answer they would only bring other recordings. A track without an ISRC, or whose
  * lookup found songs that were not accepted, proves nothing and tries them all.
@@ -183,25 +184,48 @@ function isrcProvesAbsence(source: PreparedTrack, isrcAnswers: Map<string, Norma
   return answer !== undefined && answer.length === 0;
 }
 
+/** What the searches of one track have shown so far, for `worthSearching`. */
+interface SearchState {
+  /** The ISRC answer proved the recording absent under that code (`isrcProvesAbsence`). */
+  readonly absent: boolean;
+  /** A search has been sent for this track. */
+  searched: boolean;
+  /** Some search answered a full page with the title among it (`crowdedByLookAlikes`). */
+  crowded: boolean;
+}
+
+/**
+ * A full page that lists the title (covers, other recordings of it): the recording looked for may have
+ * been crowded off it. A page with room to spare listed every match the service had; a full page of other
+ * titles found nothing near the title at all.
+ */
+function crowdedByLookAlikes(source: PreparedTrack, answer: readonly NormalizedTrack[]): boolean {
+  return (
+    answer.length >= SEARCH_LIMIT && answer.some((track) => prepareTrack(track).coreKey === source.coreKey)
+  );
+}
+
 /**
  * Whether a search is still worth its call. The rescue searches (`RESCUE_SEARCHES`: the title as written,
  * the title with the other credited names, the artist's list of songs) are for songs no other search
  * found well enough: only while nothing so far is worth a review. After the ISRC answer proved the
  * recording absent under that code, the title + artist search (and its Latin form, for a name in another
- * script) looks for it under another code; while nothing worth a review has come, the album it is on and
- * the artist's list follow (a title the page of look-alikes crowds out, or written otherwise there). The
- * other searches found nothing more after such an answer (measured), so they are not spent.
+ * script) looks for it under another code; while nothing worth a review has come, the album it is on
+ * follows only when a page was full of look-alikes (`crowdedByLookAlikes`) or the title is in another
+ * script (romanizations that disagree). Every other search, the artist's list included, found nothing
+ * more after such an answer (measured, decisions 0033 and 0044), so none is spent.
  */
 function worthSearching(
   name: SearchStrategyName,
+  source: PreparedTrack,
   ranked: readonly ScoredCandidate[],
-  absent: boolean,
-  searched: boolean,
+  state: SearchState,
 ): boolean {
   const nothingWorthReview = (ranked[0]?.confidence ?? 0) < REVIEW_THRESHOLD;
-  if (absent) {
-    if (!searched || name === 'transliterated') return true;
-    return (name === 'album' || name === 'artist') && nothingWorthReview;
+  if (state.absent) {
+    if (!state.searched || name === 'transliterated') return true;
+    if (name === 'album') return nothingWorthReview && (state.crowded || source.otherScript);
+    return false;
   }
   return RESCUE_SEARCHES.has(name) ? nothingWorthReview : true;
 }
@@ -214,15 +238,21 @@ async function findCandidates(
 ): Promise<ScoredCandidate[]> {
   const pool: NormalizedTrack[] = [];
   let ranked: ScoredCandidate[] = [];
-  const absent = isrcProvesAbsence(source, isrcAnswers);
-  let searched = false;
+  const state: SearchState = {
+    absent: isrcProvesAbsence(source, isrcAnswers),
+    searched: false,
+    crowded: false,
+  };
   for (const strategy of buildStrategies(source)) {
-    if (strategy.kind === 'search' && !worthSearching(strategy.name, ranked, absent, searched)) continue;
+    if (strategy.kind === 'search' && !worthSearching(strategy.name, source, ranked, state)) continue;
     const answer =
       strategy.kind === 'isrc'
         ? (isrcAnswers.get(strategy.isrc) ?? [])
         : await lookups.search(strategy.query);
-    if (strategy.kind === 'search') searched = true;
+    if (strategy.kind === 'search') {
+      state.searched = true;
+      if (!state.crowded) state.crowded = crowdedByLookAlikes(source, answer);
+    }
     // A track the person cannot play where they are (Spotify's `is_playable: false`, an Apple song without
     // `playParams`) is never a candidate, however well it matches.
     const found = answer.filter((track) => track.availability?.playable !== false);
@@ -284,8 +314,8 @@ async function applyTieBreaker(match: TrackMatch, tieBreaker: TieBreaker): Promi
 /**
  * Finds each source track on the destination service. ISRCs are looked up first in batches of the
  * provider's `isrcBatchSize`; the remaining strategies run per track and stop as soon as a candidate is
- * accepted; when the ISRC answer proved the recording absent, after the title + artist search, and the
- * album and artist searches while nothing is worth a review (see `isrcProvesAbsence`, `worthSearching`).
+ * accepted; when the ISRC answer proved the recording absent, after the title + artist search and the
+ * few searches that can still find it elsewhere (see `isrcProvesAbsence`, `worthSearching`).
  * Results keep the sources' order.
  */
 export async function matchTracks(
