@@ -22,7 +22,8 @@ import {
   searchForRow,
   startMatch,
 } from '../transfers/match-service';
-import { transferCsv } from '../transfers/transfer-csv';
+import { downloadStream } from '../export/streamed-download';
+import { transferCsvPieces } from '../transfers/transfer-csv';
 import {
   findTransferForExport,
   getTransfer,
@@ -93,11 +94,13 @@ export function transferRoutes(deps: AppDeps) {
     .get('/export/csv/:playlistId', async (c) => {
       const user = requireUser(c);
       const transfer = await findTransferForExport(deps, user.id, c.req.param('playlistId'));
-      const csv = await transferCsv(db, transfer);
+      // Written as it is read, a page of lines at a time (decision 0042).
+      const body = await downloadStream(transferCsvPieces(db, transfer), (error) =>
+        deps.logger.error({ err: error, route: c.req.routePath }, 'download stopped'),
+      );
       c.header('content-type', 'text/csv; charset=utf-8');
       c.header('content-disposition', `attachment; filename="${CSV_FILE_NAME}"`);
-      // A byte-order mark makes spreadsheet programs read the file as UTF-8.
-      return c.body(`\uFEFF${csv}`);
+      return c.body(body);
     })
     .get('/jobs/:jobId', async (c) => {
       const user = requireUser(c);
