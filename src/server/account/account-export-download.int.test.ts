@@ -170,7 +170,8 @@ describe('GET /api/account/export, streamed', () => {
     expect(response.headers['cache-control']).toBe('no-store');
     expect(firstBytesBeforeLastPage).toBe(true);
 
-    const limitsOf = (table: string) => pages.filter((page) => page.table === table).map((page) => page.limit);
+    const limitsOf = (table: string) =>
+      pages.filter((page) => page.table === table).map((page) => page.limit);
     const fullPages = (rows: number, size: number) => Array(Math.floor(rows / size) + 1).fill(size);
     expect(limitsOf('analytics_events')).toEqual(fullPages(EVENTS, EXPORT_PAGE_ROWS));
     expect(limitsOf('transfers')).toEqual(fullPages(TRANSFERS, EXPORT_PAGE_ROWS));
@@ -197,7 +198,11 @@ describe('GET /api/account/export, streamed', () => {
     expect(data.transfers).toHaveLength(TRANSFERS);
     expect(data.transfers.map(({ id, name }) => ({ id, name }))).toEqual(transferRows);
     const eventRows = await db
-      .select({ event: analyticsEvents.event, properties: analyticsEvents.properties, at: analyticsEvents.occurredAt })
+      .select({
+        event: analyticsEvents.event,
+        properties: analyticsEvents.properties,
+        at: analyticsEvents.occurredAt,
+      })
       .from(analyticsEvents)
       .where(eq(analyticsEvents.userId, userId))
       .orderBy(asc(analyticsEvents.occurredAt), asc(analyticsEvents.id));
@@ -219,7 +224,8 @@ describe('GET /api/account/export, streamed', () => {
   it('cuts the download when the database fails half-way, and logs nothing of the person', async () => {
     let eventPages = 0;
     onPage = async (table) => {
-      if (table === 'analytics_events' && ++eventPages === 2) throw new Error('connection to the database lost');
+      if (table === 'analytics_events' && ++eventPages === 2)
+        throw new Error('connection to the database lost');
     };
     let failure: unknown;
     try {

@@ -173,10 +173,7 @@ function activitySections(
       rows.map((sync) =>
         lazyObject({
           ...sync,
-          runs: pagedList(
-            (cursor, n) => exportPages.syncRuns(deps.db, sync.id, cursor, n),
-            EXPORT_PAGE_ROWS,
-          ),
+          runs: pagedList((cursor, n) => exportPages.syncRuns(deps.db, sync.id, cursor, n), EXPORT_PAGE_ROWS),
         }),
       ),
     ),

@@ -146,7 +146,9 @@ export const exportPages = {
           ...cursorColumns(savedExports.createdAt, savedExports.id),
         })
         .from(savedExports)
-        .where(and(eq(savedExports.userId, userId), afterCursor(savedExports.createdAt, savedExports.id, cursor)))
+        .where(
+          and(eq(savedExports.userId, userId), afterCursor(savedExports.createdAt, savedExports.id, cursor)),
+        )
         .orderBy(asc(savedExports.createdAt), asc(savedExports.id))
         .limit(limit),
       limit,
@@ -179,10 +181,16 @@ export const exportPages = {
   merged: async (db: Database, userId: string, cursor: KeysetCursor | undefined, limit: number) =>
     toKeysetPage(
       await db
-        .select({ ...getTableColumns(mergedPlaylists), ...cursorColumns(mergedPlaylists.createdAt, mergedPlaylists.id) })
+        .select({
+          ...getTableColumns(mergedPlaylists),
+          ...cursorColumns(mergedPlaylists.createdAt, mergedPlaylists.id),
+        })
         .from(mergedPlaylists)
         .where(
-          and(eq(mergedPlaylists.userId, userId), afterCursor(mergedPlaylists.createdAt, mergedPlaylists.id, cursor)),
+          and(
+            eq(mergedPlaylists.userId, userId),
+            afterCursor(mergedPlaylists.createdAt, mergedPlaylists.id, cursor),
+          ),
         )
         .orderBy(asc(mergedPlaylists.createdAt), asc(mergedPlaylists.id))
         .limit(limit),
@@ -209,7 +217,10 @@ export const exportPages = {
         })
         .from(analyticsEvents)
         .where(
-          and(eq(analyticsEvents.userId, userId), afterCursor(analyticsEvents.occurredAt, analyticsEvents.id, cursor)),
+          and(
+            eq(analyticsEvents.userId, userId),
+            afterCursor(analyticsEvents.occurredAt, analyticsEvents.id, cursor),
+          ),
         )
         .orderBy(asc(analyticsEvents.occurredAt), asc(analyticsEvents.id))
         .limit(limit),
@@ -226,7 +237,10 @@ export const exportPages = {
         })
         .from(outboxMessages)
         .where(
-          and(eq(outboxMessages.senderId, userId), afterCursor(outboxMessages.createdAt, outboxMessages.id, cursor)),
+          and(
+            eq(outboxMessages.senderId, userId),
+            afterCursor(outboxMessages.createdAt, outboxMessages.id, cursor),
+          ),
         )
         .orderBy(asc(outboxMessages.createdAt), asc(outboxMessages.id))
         .limit(limit),

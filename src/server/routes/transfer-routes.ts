@@ -10,6 +10,7 @@ import {
 } from '../../shared/api/transfer';
 import type { AppDeps, AppEnv } from '../app-context';
 import { notFound } from '../domain-errors';
+import { downloadStream } from '../export/streamed-download';
 import { requireUser } from '../http/require-user';
 import { readJson, validate } from '../http/validation';
 import { getJob } from '../jobs/job-store';
@@ -22,7 +23,6 @@ import {
   searchForRow,
   startMatch,
 } from '../transfers/match-service';
-import { downloadStream } from '../export/streamed-download';
 import { transferCsvPieces } from '../transfers/transfer-csv';
 import {
   findTransferForExport,

@@ -67,7 +67,13 @@ function matchRow(matchSetId: string, position: number): NewMatchRow {
   const name = NAMES[position % NAMES.length] ?? '';
   const source = track(`s${position}`, `${name} ${position}`, [`Artist ${position % 97}`]);
   const candidate = track(`d${position}`, `${name} ${position} (dest)`, [`Artist ${position % 97}`, '+feat']);
-  const stored = { track: candidate, confidence: 80 + (position % 20), reasons: ['ISRC'], versionLabels: [], sameVersion: true };
+  const stored = {
+    track: candidate,
+    confidence: 80 + (position % 20),
+    reasons: ['ISRC'],
+    versionLabels: [],
+    sameVersion: true,
+  };
   return {
     matchSetId,
     position,
@@ -91,7 +97,10 @@ async function likedSongsTransfer() {
   });
   for (let from = 0; from < ROWS; from += 1_000) {
     const positions = Array.from({ length: Math.min(1_000, ROWS - from) }, (_, i) => from + i);
-    await insertMatchRows(server.deps.db, positions.map((position) => matchRow(set.id, position)));
+    await insertMatchRows(
+      server.deps.db,
+      positions.map((position) => matchRow(set.id, position)),
+    );
   }
   return insertTransfer(server.deps.db, {
     userId,
@@ -105,7 +114,13 @@ async function likedSongsTransfer() {
     verificationMissing: [
       { position: 0, name: 'Plain 0', artists: ['Artist 0'], reason: 'not in the library after two adds' },
     ],
-    librarySave: { kind: 'liked', savedTo: 'Favourite Songs', album: null, savedTracks: ROWS, playlist: null },
+    librarySave: {
+      kind: 'liked',
+      savedTo: 'Favourite Songs',
+      album: null,
+      savedTracks: ROWS,
+      playlist: null,
+    },
   });
 }
 
@@ -114,7 +129,10 @@ async function likedSongsTransfer() {
 async function referenceFile(transferId: string) {
   const record = await findTransfer(server.deps.db, transferId);
   if (!record) throw new Error('transfer not found');
-  return Buffer.from(`\uFEFF${toCsv(TRANSFER_CSV_HEADER, await transferCsvRows(server.deps.db, record))}`, 'utf8');
+  return Buffer.from(
+    `\uFEFF${toCsv(TRANSFER_CSV_HEADER, await transferCsvRows(server.deps.db, record))}`,
+    'utf8',
+  );
 }
 
 describe('GET /api/export/csv/:playlistId, streamed', () => {

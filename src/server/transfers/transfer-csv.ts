@@ -33,7 +33,10 @@ function snapshotPages(db: Database, transferId: string) {
   return keysetPages(async (after: number | undefined) => {
     const page = await listCsvSnapshotPage(db, transferId, after ?? 0, CSV_PAGE_ROWS);
     const last = page.at(-1);
-    return { rows: page.map((line) => line.cells), next: page.length < CSV_PAGE_ROWS || !last ? null : last.line };
+    return {
+      rows: page.map((line) => line.cells),
+      next: page.length < CSV_PAGE_ROWS || !last ? null : last.line,
+    };
   });
 }
 
