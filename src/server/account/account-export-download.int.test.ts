@@ -6,7 +6,7 @@ import { type Download, download } from '../testing/download';
 import { observedDatabase } from '../testing/observed-database';
 import { createTestDatabase } from '../testing/test-database';
 import { startTestServer, type TestClient, type TestServer } from '../testing/test-server';
-import { EXPORT_PAGE_ROWS, IMPORT_PAGE_ROWS } from './account-export';
+import { EXPORT_PAGE_ROWS, PLAYLIST_PAGE_ROWS } from './account-export';
 
 /**
  * "Download my data" streams (issue 25, decision 0042): a person with thousands of rows gets every one,
@@ -175,7 +175,7 @@ describe('GET /api/account/export, streamed', () => {
     const fullPages = (rows: number, size: number) => Array(Math.floor(rows / size) + 1).fill(size);
     expect(limitsOf('analytics_events')).toEqual(fullPages(EVENTS, EXPORT_PAGE_ROWS));
     expect(limitsOf('transfers')).toEqual(fullPages(TRANSFERS, EXPORT_PAGE_ROWS));
-    expect(limitsOf('imported_playlists')).toEqual(fullPages(IMPORTS, IMPORT_PAGE_ROWS));
+    expect(limitsOf('imported_playlists')).toEqual(fullPages(IMPORTS, PLAYLIST_PAGE_ROWS));
     expect(limitsOf('sync_runs')).toEqual(fullPages(RUNS, EXPORT_PAGE_ROWS));
 
     // Valid JSON, and exactly as JSON.stringify writes the same document (the bytes before streaming).

@@ -18,8 +18,8 @@ import {
 
 /** Rows of a list read per query while the file is written (decision 0042). */
 export const EXPORT_PAGE_ROWS = 500;
-/** Imports carry their whole track list each: fewer of them per query. */
-export const IMPORT_PAGE_ROWS = 20;
+/** Rows that carry a whole track list (imports, merged playlists, a sync's recordings): fewer per query. */
+export const PLAYLIST_PAGE_ROWS = 20;
 
 /** A list of the document read a page at a time, each page shaped by `shape`. */
 function pagedList<T>(
@@ -72,10 +72,13 @@ export async function accountExportDocument(deps: AppDeps, userId: string, now =
     transfers: list('transfers', (rows) => rows.map(transferSection)),
     matchSets: list('matchSets', (rows) => matchSetSection(deps, rows)),
     ...activitySections(deps, list),
-    imports: list('imports', undefined, IMPORT_PAGE_ROWS),
+    imports: list('imports', undefined, PLAYLIST_PAGE_ROWS),
     exports: list('exports'),
     backups,
-    merges: lazyObject({ invitations: list('invitations'), mergedPlaylists: list('merged') }),
+    merges: lazyObject({
+      invitations: list('invitations'),
+      mergedPlaylists: list('merged', undefined, PLAYLIST_PAGE_ROWS),
+    }),
     links: list('links', (rows) => linkSection(deps, rows)),
     billing,
     jobs: pagedList((cursor, n) => listJobsOfUserPage(db, userId, cursor, n), EXPORT_PAGE_ROWS),
@@ -143,6 +146,7 @@ function activitySections(
   list: <K extends 'batches' | 'rules' | 'syncs'>(
     kind: K,
     shape?: (rows: ExportRow<K>[]) => unknown[],
+    limit?: number,
   ) => PagedArray,
 ) {
   return {

@@ -88,12 +88,17 @@ export function listExportConnections(db: Database, userId: string) {
     .where(eq(providerConnections.userId, userId));
 }
 
+// What the download lists of transfers and match sets, without the large JSON it does not show (the CSV
+// snapshot, a match set's source entries): a page holds rows, not whole playlists.
+const { csvSnapshot: _snapshot, ...transferColumns } = getTableColumns(transfers);
+const { sourceEntries: _entries, ...matchSetColumns } = getTableColumns(matchSets);
+
 /** One reader per list of "Download my data": a page of the person's rows after `cursor`, oldest first. */
 export const exportPages = {
   transfers: async (db: Database, userId: string, cursor: KeysetCursor | undefined, limit: number) =>
     toKeysetPage(
       await db
-        .select({ ...getTableColumns(transfers), ...cursorColumns(transfers.createdAt, transfers.id) })
+        .select({ ...transferColumns, ...cursorColumns(transfers.createdAt, transfers.id) })
         .from(transfers)
         .where(and(eq(transfers.userId, userId), afterCursor(transfers.createdAt, transfers.id, cursor)))
         .orderBy(asc(transfers.createdAt), asc(transfers.id))
@@ -103,7 +108,7 @@ export const exportPages = {
   matchSets: async (db: Database, userId: string, cursor: KeysetCursor | undefined, limit: number) =>
     toKeysetPage(
       await db
-        .select({ ...getTableColumns(matchSets), ...cursorColumns(matchSets.createdAt, matchSets.id) })
+        .select({ ...matchSetColumns, ...cursorColumns(matchSets.createdAt, matchSets.id) })
         .from(matchSets)
         .where(and(eq(matchSets.userId, userId), afterCursor(matchSets.createdAt, matchSets.id, cursor)))
         .orderBy(asc(matchSets.createdAt), asc(matchSets.id))
