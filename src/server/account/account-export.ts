@@ -1,59 +1,91 @@
 import type { AppDeps } from '../app-context';
 import { findBillingAccount, listPlanChanges } from '../billing/billing-store';
+import type { KeysetCursor, KeysetPage } from '../db/keyset';
 import { notFound } from '../domain-errors';
-import { listJobsOfUser } from '../jobs/job-store';
+import { lazyObject, PagedArray } from '../export/json-stream';
+import { keysetPages } from '../export/streamed-download';
+import { listJobsOfUserPage } from '../jobs/job-store';
 import { listBackups } from '../vault/backup-store';
 import {
-  type ExportRows,
+  type ExportRow,
+  exportPages,
   findUserRow,
   linkCounts,
+  listExportConnections,
   matchSetCounts,
-  readExportRows,
   type UserRow,
 } from './account-store';
 
+/** Rows of a list read per query while the file is written (decision 0042). */
+export const EXPORT_PAGE_ROWS = 500;
+/** Rows that carry a whole track list (imports, merged playlists, a sync's recordings): fewer per query. */
+export const PLAYLIST_PAGE_ROWS = 20;
+
+/** A list of the document read a page at a time, each page shaped by `shape`. */
+function pagedList<T>(
+  read: (cursor: KeysetCursor | undefined, limit: number) => Promise<KeysetPage<T>>,
+  limit: number,
+  shape: (rows: T[]) => unknown[] | Promise<unknown[]> = (rows) => rows,
+): PagedArray {
+  return new PagedArray(
+    (async function* () {
+      for await (const rows of keysetPages((cursor: KeysetCursor | undefined) => read(cursor, limit))) {
+        yield await shape(rows);
+      }
+    })(),
+  );
+}
+
 /**
- * "Download my data": everything Crossfade keeps about a person, in one JSON document. Secrets are left
- * out (password hash, provider tokens, invitation tokens), and so are blobs that are downloadable on
- * their own (saved export files, backup contents: listed with their sizes and counts).
+ * "Download my data": everything Crossfade keeps about a person, as one JSON document written while it is
+ * read (`jsonPieces`): the lists come a page at a time, oldest first, so a long history costs the server no
+ * more than a page. Secrets are left out (password hash, provider tokens, invitation tokens), and so are
+ * blobs that are downloadable on their own (saved export files, backup contents: listed with their sizes
+ * and counts). Answers not found before anything is read when the account is gone.
  */
-export async function buildAccountExport(deps: AppDeps, userId: string, now = new Date()) {
-  const user = await findUserRow(deps.db, userId);
+export async function accountExportDocument(deps: AppDeps, userId: string, now = new Date()) {
+  const { db } = deps;
+  const user = await findUserRow(db, userId);
   if (!user) throw notFound('This account no longer exists.');
-  const [rows, jobs, backups, billing] = await Promise.all([
-    readExportRows(deps.db, userId),
-    listJobsOfUser(deps.db, userId),
+  // A person has at most one connection per service; backups and changes of plan are a few rows a day at most.
+  const [connections, backups, billing] = await Promise.all([
+    listExportConnections(db, userId),
     listBackups(deps, userId),
     exportBilling(deps, userId),
   ]);
-  return {
+  const list = <K extends Exclude<keyof typeof exportPages, 'syncRuns'>>(
+    kind: K,
+    shape?: (rows: ExportRow<K>[]) => unknown[] | Promise<unknown[]>,
+    limit = EXPORT_PAGE_ROWS,
+  ) =>
+    pagedList<ExportRow<K>>(
+      (cursor, n) => exportPages[kind](db, userId, cursor, n) as Promise<KeysetPage<ExportRow<K>>>,
+      limit,
+      shape,
+    );
+  return lazyObject({
     exportedAt: now.toISOString(),
     about:
       'Everything Crossfade stores about you. Passwords and service tokens are stored only in protected form and are not included.',
     profile: profileSection(user),
-    connections: rows.connections,
-    transfers: rows.transfers.map(transferSection),
-    matchSets: await matchSetSection(deps, rows.matchSets),
-    ...activitySections(rows),
-    imports: rows.imports.map((row) => ({
-      id: row.id,
-      name: row.name,
-      originService: row.originService,
-      createdAt: row.createdAt,
-      tracks: row.tracks,
-    })),
-    exports: rows.exports,
+    connections,
+    transfers: list('transfers', (rows) => rows.map(transferSection)),
+    matchSets: list('matchSets', (rows) => matchSetSection(deps, rows)),
+    ...activitySections(deps, list),
+    imports: list('imports', undefined, PLAYLIST_PAGE_ROWS),
+    exports: list('exports'),
     backups,
-    merges: { invitations: rows.invitations, mergedPlaylists: rows.merged },
-    links: await linkSection(deps, rows.links),
+    merges: lazyObject({
+      invitations: list('invitations'),
+      mergedPlaylists: list('merged', undefined, PLAYLIST_PAGE_ROWS),
+    }),
+    links: list('links', (rows) => linkSection(deps, rows)),
     billing,
-    jobs,
-    messagesSent: rows.outbox,
-    analyticsEvents: rows.events,
-  };
+    jobs: pagedList((cursor, n) => listJobsOfUserPage(db, userId, cursor, n), EXPORT_PAGE_ROWS),
+    messagesSent: list('outbox'),
+    analyticsEvents: list('events'),
+  });
 }
-
-export type AccountExport = Awaited<ReturnType<typeof buildAccountExport>>;
 
 const profileSection = (user: UserRow) => ({
   id: user.id,
@@ -64,7 +96,7 @@ const profileSection = (user: UserRow) => ({
   createdAt: user.createdAt.toISOString(),
 });
 
-const transferSection = (row: ExportRows['transfers'][number]) => ({
+const transferSection = (row: ExportRow<'transfers'>) => ({
   id: row.id,
   name: row.name,
   sourceService: row.sourceService,
@@ -88,7 +120,7 @@ const transferSection = (row: ExportRows['transfers'][number]) => ({
 const countOf = (rows: { id: string; n: number }[], id: string) =>
   Number(rows.find((candidate) => candidate.id === id)?.n ?? 0);
 
-async function matchSetSection(deps: AppDeps, sets: ExportRows['matchSets']) {
+async function matchSetSection(deps: AppDeps, sets: ExportRow<'matchSets'>[]) {
   const counts = await matchSetCounts(
     deps.db,
     sets.map((set) => set.id),
@@ -109,35 +141,50 @@ async function matchSetSection(deps: AppDeps, sets: ExportRows['matchSets']) {
 }
 
 /** Batches, match rules and syncs (issue 14) with every run's history: what each added, removed and listed. */
-function activitySections({ rules, syncs, syncRuns, batches }: ExportRows) {
+function activitySections(
+  deps: AppDeps,
+  list: <K extends 'batches' | 'rules' | 'syncs'>(
+    kind: K,
+    shape?: (rows: ExportRow<K>[]) => unknown[],
+    limit?: number,
+  ) => PagedArray,
+) {
   return {
-    batches: batches.map((batch) => ({
-      id: batch.id,
-      sourceService: batch.sourceService,
-      destinationService: batch.destinationService,
-      status: batch.status,
-      playlists: batch.items,
-      createdAt: batch.createdAt,
-    })),
-    matchRules: rules.map((rule) => ({
-      id: rule.id,
-      sourceService: rule.sourceService,
-      destinationService: rule.destinationService,
-      sourceKey: rule.sourceKey,
-      source: rule.source,
-      action: rule.action,
-      destination: rule.destination,
-      createdAt: rule.createdAt,
-      updatedAt: rule.updatedAt,
-    })),
-    syncs: syncs.map((sync) => ({
-      ...sync,
-      runs: syncRuns.filter((run) => run.syncId === sync.id),
-    })),
+    batches: list('batches', (rows) =>
+      rows.map((batch) => ({
+        id: batch.id,
+        sourceService: batch.sourceService,
+        destinationService: batch.destinationService,
+        status: batch.status,
+        playlists: batch.items,
+        createdAt: batch.createdAt,
+      })),
+    ),
+    matchRules: list('rules', (rows) =>
+      rows.map((rule) => ({
+        id: rule.id,
+        sourceService: rule.sourceService,
+        destinationService: rule.destinationService,
+        sourceKey: rule.sourceKey,
+        source: rule.source,
+        action: rule.action,
+        destination: rule.destination,
+        createdAt: rule.createdAt,
+        updatedAt: rule.updatedAt,
+      })),
+    ),
+    syncs: list('syncs', (rows) =>
+      rows.map((sync) =>
+        lazyObject({
+          ...sync,
+          runs: pagedList((cursor, n) => exportPages.syncRuns(deps.db, sync.id, cursor, n), EXPORT_PAGE_ROWS),
+        }),
+      ),
+    ),
   };
 }
 
-async function linkSection(deps: AppDeps, links: ExportRows['links']) {
+async function linkSection(deps: AppDeps, links: ExportRow<'links'>[]) {
   const counts = await linkCounts(
     deps.db,
     links.map((link) => link.id),

@@ -13,7 +13,10 @@ export function csvCell(value: string): string {
   return NEEDS_QUOTES.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
+/** One CSV record, ending in CRLF. */
+export const csvLine = (row: readonly string[]) => `${row.map(csvCell).join(',')}\r\n`;
+
 /** One CSV document: the header, then each row, every record ending in CRLF. */
 export function toCsv(header: string[], rows: string[][]): string {
-  return [header, ...rows].map((row) => `${row.map(csvCell).join(',')}\r\n`).join('');
+  return [header, ...rows].map(csvLine).join('');
 }

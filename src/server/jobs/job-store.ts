@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { afterCursor, cursorColumns, type KeysetCursor, toKeysetPage } from '../db/keyset';
 import { jobs } from '../db/schema';
 import { isUuid } from '../db/uuid';
 
@@ -81,19 +82,27 @@ export async function existingDedupeKeys(db: Database, keys: readonly string[]):
   return new Set(rows.flatMap((row) => (row.key === null ? [] : [row.key])));
 }
 
-/** A person's jobs, oldest first, as the data download lists them. */
-export function listJobsOfUser(db: Database, userId: string) {
-  return db
+/** A page of a person's jobs, oldest first, as the data download lists them. */
+export async function listJobsOfUserPage(
+  db: Database,
+  userId: string,
+  cursor: KeysetCursor | undefined,
+  limit: number,
+) {
+  const rows = await db
     .select({
       id: jobs.id,
       kind: jobs.kind,
       status: jobs.status,
       createdAt: jobs.createdAt,
       finishedAt: jobs.finishedAt,
+      ...cursorColumns(jobs.createdAt, jobs.id),
     })
     .from(jobs)
-    .where(eq(jobs.userId, userId))
-    .orderBy(asc(jobs.createdAt));
+    .where(and(eq(jobs.userId, userId), afterCursor(jobs.createdAt, jobs.id, cursor)))
+    .orderBy(asc(jobs.createdAt), asc(jobs.id))
+    .limit(limit);
+  return toKeysetPage(rows, limit);
 }
 
 /** Runs a finished job again from its last checkpoint, with a fresh count of attempts. */

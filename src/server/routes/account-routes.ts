@@ -3,9 +3,11 @@ import { deleteCookie } from 'hono/cookie';
 import { ACCOUNT_EXPORT_FILE_NAME, accountDeleteSchema, accountUpdateSchema } from '../../shared/api/account';
 import { SESSION_COOKIE } from '../../shared/api/auth';
 import { deleteAccount } from '../account/account-deletion';
-import { buildAccountExport } from '../account/account-export';
+import { accountExportDocument } from '../account/account-export';
 import { loadAccountProfile, setPublicProfile } from '../account/account-profile';
 import type { AppDeps, AppEnv } from '../app-context';
+import { jsonPieces } from '../export/json-stream';
+import { downloadStream } from '../export/streamed-download';
 import { requireUser } from '../http/require-user';
 import { readJson } from '../http/validation';
 import { transferUsage } from '../plans/plan-limits';
@@ -37,10 +39,14 @@ export function accountRoutes(deps: AppDeps) {
     })
     .get('/account/export', async (c) => {
       const user = requireUser(c);
-      const data = await buildAccountExport(deps, user.id);
+      // Written as it is read, a page of each list at a time (decision 0042).
+      const body = await downloadStream(jsonPieces(await accountExportDocument(deps, user.id)), (error) =>
+        deps.logger.error({ err: error, route: c.req.routePath }, 'download stopped'),
+      );
+      c.header('Content-Type', 'application/json');
       c.header('Content-Disposition', `attachment; filename="${ACCOUNT_EXPORT_FILE_NAME}"`);
       c.header('Cache-Control', 'no-store');
-      return c.json(data);
+      return c.body(body);
     })
     .get('/usage', async (c) => {
       const user = requireUser(c);

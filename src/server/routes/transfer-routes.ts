@@ -10,6 +10,7 @@ import {
 } from '../../shared/api/transfer';
 import type { AppDeps, AppEnv } from '../app-context';
 import { notFound } from '../domain-errors';
+import { downloadStream } from '../export/streamed-download';
 import { requireUser } from '../http/require-user';
 import { readJson, validate } from '../http/validation';
 import { getJob } from '../jobs/job-store';
@@ -22,7 +23,7 @@ import {
   searchForRow,
   startMatch,
 } from '../transfers/match-service';
-import { transferCsv } from '../transfers/transfer-csv';
+import { transferCsvPieces } from '../transfers/transfer-csv';
 import {
   findTransferForExport,
   getTransfer,
@@ -93,11 +94,13 @@ export function transferRoutes(deps: AppDeps) {
     .get('/export/csv/:playlistId', async (c) => {
       const user = requireUser(c);
       const transfer = await findTransferForExport(deps, user.id, c.req.param('playlistId'));
-      const csv = await transferCsv(db, transfer);
+      // Written as it is read, a page of lines at a time (decision 0042).
+      const body = await downloadStream(transferCsvPieces(db, transfer), (error) =>
+        deps.logger.error({ err: error, route: c.req.routePath }, 'download stopped'),
+      );
       c.header('content-type', 'text/csv; charset=utf-8');
       c.header('content-disposition', `attachment; filename="${CSV_FILE_NAME}"`);
-      // A byte-order mark makes spreadsheet programs read the file as UTF-8.
-      return c.body(`\uFEFF${csv}`);
+      return c.body(body);
     })
     .get('/jobs/:jobId', async (c) => {
       const user = requireUser(c);

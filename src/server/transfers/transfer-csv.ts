@@ -1,23 +1,59 @@
 import type { Database } from '../db/client';
-import { toCsv } from '../export/csv';
+import { csvLine } from '../export/csv';
+import { keysetPages } from '../export/streamed-download';
 import { savedTracksPlace } from './library-collections';
 import { tracksToAdd } from './match-rows';
-import { listMatchRowsInOrder } from './match-set-store';
+import { listMatchRowsInOrder, listMatchRowsPage } from './match-set-store';
 import { TRANSFER_CSV_HEADER, transferCsvLines } from './transfer-csv-lines';
-import type { TransferRecord } from './transfer-store';
+import { listCsvSnapshotPage, type TransferForCsv, type TransferRecord } from './transfer-store';
+
+/** Lines of playlist_transfer.csv read per query when it is downloaded: what the server holds of it. */
+export const CSV_PAGE_ROWS = 500;
+
+/** A byte-order mark makes spreadsheet programs read the file as UTF-8. */
+const BYTE_ORDER_MARK = '\uFEFF';
 
 /**
- * playlist_transfer.csv: what the transfer added, as stored when it finished (decision 0012). A transfer
- * that finished before snapshots existed is described from its match rows as they are now.
+ * playlist_transfer.csv as it is downloaded, in pieces (decision 0042): the byte-order mark and the header,
+ * then a page of lines at a time. What the transfer added, as stored when it finished (decision 0012); a
+ * transfer that keeps no snapshot (Liked Songs saved as liked songs, or one from before snapshots) is
+ * described from its match rows as they are now, read a page at a time by position.
  */
-export async function transferCsv(db: Database, transfer: TransferRecord): Promise<string> {
-  return toCsv(TRANSFER_CSV_HEADER, await transferCsvRows(db, transfer));
+export async function* transferCsvPieces(db: Database, transfer: TransferForCsv): AsyncGenerator<string> {
+  yield `${BYTE_ORDER_MARK}${csvLine(TRANSFER_CSV_HEADER)}`;
+  const pages = transfer.hasCsvSnapshot
+    ? snapshotPages(db, transfer.id)
+    : transfer.matchSetId
+      ? rowLinePages(db, transfer, transfer.matchSetId)
+      : [];
+  for await (const lines of pages) yield lines.map(csvLine).join('');
 }
 
-/** The lines of a transfer's playlist_transfer.csv, under `TRANSFER_CSV_HEADER` (a batch's file joins them). */
-export async function transferCsvRows(db: Database, transfer: TransferRecord): Promise<string[][]> {
-  if (transfer.csvSnapshot) return transfer.csvSnapshot;
-  const rows = transfer.matchSetId ? await listMatchRowsInOrder(db, transfer.matchSetId) : [];
+function snapshotPages(db: Database, transferId: string) {
+  return keysetPages(async (after: number | undefined) => {
+    const page = await listCsvSnapshotPage(db, transferId, after ?? 0, CSV_PAGE_ROWS);
+    const last = page.at(-1);
+    return {
+      rows: page.map((line) => line.cells),
+      next: page.length < CSV_PAGE_ROWS || !last ? null : last.line,
+    };
+  });
+}
+
+async function* rowLinePages(db: Database, transfer: TransferForCsv, matchSetId: string) {
+  const rows = keysetPages(async (after: number | undefined) => {
+    const page = await listMatchRowsPage(db, matchSetId, after ?? -1, CSV_PAGE_ROWS);
+    const last = page.at(-1);
+    return { rows: page, next: page.length < CSV_PAGE_ROWS || !last ? null : last.position };
+  });
+  for await (const page of rows) yield liveLines(transfer, page);
+}
+
+/** The lines of rows as they are now (no snapshot), for the rows given. */
+function liveLines(
+  transfer: Omit<TransferRecord, 'csvSnapshot'>,
+  rows: Parameters<typeof tracksToAdd>[0],
+): string[][] {
   const verification =
     transfer.verifiedTracks === null
       ? null
@@ -31,4 +67,10 @@ export async function transferCsvRows(db: Database, transfer: TransferRecord): P
     verification,
     likedOnly ? () => place : undefined,
   );
+}
+
+/** The lines of a transfer's playlist_transfer.csv, under `TRANSFER_CSV_HEADER` (a batch's file joins them). */
+export async function transferCsvRows(db: Database, transfer: TransferRecord): Promise<string[][]> {
+  if (transfer.csvSnapshot) return transfer.csvSnapshot;
+  return liveLines(transfer, transfer.matchSetId ? await listMatchRowsInOrder(db, transfer.matchSetId) : []);
 }

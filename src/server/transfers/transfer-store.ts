@@ -1,4 +1,4 @@
-import { and, desc, eq, or } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { transfers } from '../db/schema';
 import { isUuid } from '../db/uuid';
@@ -43,22 +43,27 @@ export function listUserTransfers(db: Database, userId: string, limit: number): 
     .limit(limit);
 }
 
+/** A transfer without its CSV snapshot, which is read a page at a time (`listCsvSnapshotPage`). */
+export type TransferForCsv = Omit<TransferRecord, 'csvSnapshot'> & { hasCsvSnapshot: boolean };
+
+const { csvSnapshot: _snapshot, ...columnsButSnapshot } = getTableColumns(transfers);
+
 /**
  * The person's newest succeeded transfer whose own id, destination playlist id or source playlist id is
- * `idOrPlaylistId`.
+ * `idOrPlaylistId`, without its CSV snapshot.
  */
 export async function findNewestSucceededTransfer(
   db: Database,
   userId: string,
   idOrPlaylistId: string,
-): Promise<TransferRecord | undefined> {
+): Promise<TransferForCsv | undefined> {
   const byPlaylist = or(
     eq(transfers.destinationPlaylistId, idOrPlaylistId),
     eq(transfers.sourcePlaylistId, idOrPlaylistId),
   );
   const byId = isUuid(idOrPlaylistId) ? eq(transfers.id, idOrPlaylistId) : undefined;
   const [record] = await db
-    .select()
+    .select({ ...columnsButSnapshot, hasCsvSnapshot: sql<boolean>`${transfers.csvSnapshot} is not null` })
     .from(transfers)
     .where(
       and(
@@ -70,6 +75,26 @@ export async function findNewestSucceededTransfer(
     .orderBy(desc(transfers.createdAt))
     .limit(1);
   return record;
+}
+
+/**
+ * At most `limit` lines of a transfer's CSV snapshot after line `after` (0: from the first; lines count
+ * from 1), in order. The database takes the lines out of the stored array; this process holds a page.
+ */
+export async function listCsvSnapshotPage(
+  db: Database,
+  transferId: string,
+  after: number,
+  limit: number,
+): Promise<{ line: number; cells: string[] }[]> {
+  const result = await db.execute(sql`
+    select line, cells from ${transfers},
+      jsonb_array_elements(${transfers.csvSnapshot}) with ordinality as snapshot(cells, line)
+    where ${transfers.id} = ${transferId} and line > ${after}
+    order by line
+    limit ${limit}`);
+  const { rows } = result as unknown as { rows: { line: string | number; cells: string[] }[] };
+  return rows.map((row) => ({ line: Number(row.line), cells: row.cells }));
 }
 
 /** Changes one transfer; the row as it is afterwards (undefined when it is gone). */

@@ -1,0 +1,2 @@
+CREATE INDEX "analytics_events_user_idx" ON "analytics_events" USING btree ("user_id","occurred_at","id");--> statement-breakpoint
+CREATE INDEX "outbox_messages_sender_idx" ON "outbox_messages" USING btree ("sender_id","created_at","id");
