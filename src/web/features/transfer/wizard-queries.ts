@@ -18,7 +18,6 @@ import { useWizardChoices, wizardStore } from './wizard-store';
  * "loading" is simply "a wizard mutation is under way". The match set's query holds the set and its counts;
  * its rows are pages of `matchRowsQuery`, under the same key prefix.
  */
-export { MATCH_SET_KEY };
 export const TRANSFER_KEY = 'transfer';
 export const WIZARD_WORK_KEY = ['wizard'] as const;
 
