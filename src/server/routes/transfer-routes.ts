@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   CSV_FILE_NAME,
   matchChoiceSchema,
+  matchPageQuerySchema,
   matchRequestSchema,
   searchQuerySchema,
   transferRequestSchema,
@@ -15,14 +16,8 @@ import { requireUser } from '../http/require-user';
 import { readJson, validate } from '../http/validation';
 import { getJob } from '../jobs/job-store';
 import { isTerminal, toJobView, waitForJob } from '../jobs/job-view';
-import {
-  acceptAllInReview,
-  applyMatchChoice,
-  getMatchSetView,
-  getMatchSetViewJson,
-  searchForRow,
-  startMatch,
-} from '../transfers/match-service';
+import { acceptAllInReview, applyMatchChoice, searchForRow, startMatch } from '../transfers/match-service';
+import { matchViewBody } from '../transfers/match-view';
 import { transferCsvPieces } from '../transfers/transfer-csv';
 import {
   findTransferForExport,
@@ -35,6 +30,7 @@ import {
 
 /** How long a request waits for a quick job before answering 202 with the job to follow. */
 const INLINE_WAIT_MS = 2_500;
+const JSON_TYPE = { 'content-type': 'application/json' };
 const positionSchema = z.coerce.number({ error: 'Unknown track position' }).int().min(0).max(100_000);
 
 /** Matching, review, transfers, their jobs and the CSV (spec sections 3, 5, 7). */
@@ -44,15 +40,16 @@ export function transferRoutes(deps: AppDeps) {
     .post('/match', async (c) => {
       const user = requireUser(c);
       const request = await readJson(c, matchRequestSchema);
+      const page = validate(matchPageQuerySchema, c.req.query());
       const { matchSetId, jobId } = await startMatch(deps, user.id, request);
       const job = await waitForJob(db, jobId, INLINE_WAIT_MS);
-      const view = await getMatchSetView(deps, user.id, matchSetId);
-      return c.json(view, job && isTerminal(job) ? 200 : 202);
+      const body = await matchViewBody(deps, user.id, matchSetId, page);
+      return c.body(body, job && isTerminal(job) ? 200 : 202, JSON_TYPE);
     })
     .get('/match/:matchSetId', async (c) => {
       const user = requireUser(c);
-      const json = await getMatchSetViewJson(deps, user.id, c.req.param('matchSetId'));
-      return c.body(json, 200, { 'content-type': 'application/json' });
+      const page = validate(matchPageQuerySchema, c.req.query());
+      return c.body(await matchViewBody(deps, user.id, c.req.param('matchSetId'), page), 200, JSON_TYPE);
     })
     .patch('/match/:matchSetId/rows/:position', async (c) => {
       const user = requireUser(c);
@@ -62,8 +59,10 @@ export function transferRoutes(deps: AppDeps) {
     })
     .post('/match/:matchSetId/accept-review', async (c) => {
       const user = requireUser(c);
-      const { view } = await acceptAllInReview(deps, user.id, c.req.param('matchSetId'));
-      return c.json(view);
+      const matchSetId = c.req.param('matchSetId');
+      const page = validate(matchPageQuerySchema, c.req.query());
+      await acceptAllInReview(deps, user.id, matchSetId);
+      return c.body(await matchViewBody(deps, user.id, matchSetId, page), 200, JSON_TYPE);
     })
     .get('/match/:matchSetId/rows/:position/search', async (c) => {
       const user = requireUser(c);

@@ -1,12 +1,10 @@
-import type { MatchChoice, MatchRequest, MatchRow, MatchSetView } from '../../shared/api/transfer';
+import type { MatchChoice, MatchRequest, MatchRow } from '../../shared/api/transfer';
 import type { AppDeps } from '../app-context';
 import { badRequest, conflict, notFound } from '../domain-errors';
 import { enqueue } from '../jobs/define-job';
-import { getJob } from '../jobs/job-store';
 import { prepareTrack } from '../matching/prepare';
 import { scoreCandidate, statusFor, unmatchedReasons } from '../matching/score';
 import type { NormalizedTrack } from '../providers/types';
-import { albumMatchView, collectionKind } from './library-collections';
 import { searchAgainstSource } from './manual-search';
 import { matchJob, unknownRegionMessage } from './match-job';
 import { chosenTrack, type StoredCandidate, toMatchRow } from './match-rows';
@@ -17,13 +15,10 @@ import {
   findMatchRow,
   findOwnedMatchSet,
   insertMatchSet,
-  listMatchRows,
   type MatchRowUpdate,
-  type MatchSetRecord,
   setMatchSetJob,
   updateMatchRow,
 } from './match-store';
-import { matchViewCache } from './match-view-cache';
 
 /**
  * Starting a match run, reading it back, and the person's fixes. The matching itself runs as a durable
@@ -39,7 +34,7 @@ export async function acceptAllInReview(deps: AppDeps, userId: string, matchSetI
   const set = await ownedSet(deps, userId, matchSetId);
   if (set.status !== 'ready') throw badRequest('Matching is still running for this playlist.');
   const accepted = await acceptReviewRows(deps.db, set.id, 'Accepted by you');
-  return { accepted, view: await getMatchSetView(deps, userId, set.id) };
+  return accepted;
 }
 
 export async function startMatch(
@@ -67,61 +62,6 @@ async function ownedSet(deps: AppDeps, userId: string, matchSetId: string) {
   const set = await findOwnedMatchSet(deps.db, userId, matchSetId);
   if (!set) throw notFound('That match result does not exist.');
   return set;
-}
-
-export async function getMatchSetView(
-  deps: AppDeps,
-  userId: string,
-  matchSetId: string,
-): Promise<MatchSetView> {
-  return buildView(deps, await ownedSet(deps, userId, matchSetId));
-}
-
-/**
- * The match view as JSON, for the read people make most (decision 0032): a ready set's serialised view is
- * kept per process under its `version`, so a read costs the one query that finds the set and its version.
- */
-export async function getMatchSetViewJson(
-  deps: AppDeps,
-  userId: string,
-  matchSetId: string,
-): Promise<Uint8Array<ArrayBuffer>> {
-  const set = await ownedSet(deps, userId, matchSetId);
-  const cache = matchViewCache(deps.db);
-  const cached = set.status === 'ready' ? cache.get(set.id, userId, set.version) : undefined;
-  if (cached !== undefined) return cached;
-  const view = await buildView(deps, set);
-  const json = new TextEncoder().encode(JSON.stringify(view));
-  // The rows read belong to this version or a newer one (every change bumps it): keeping them under the
-  // version read first at worst builds the view once more on the next read, never shows an older one.
-  if (view.status === 'ready') cache.set(set.id, userId, set.version, json);
-  return json;
-}
-
-async function buildView(deps: AppDeps, set: MatchSetRecord): Promise<MatchSetView> {
-  let status = set.status;
-  let error: string | null = null;
-  // A failed run shows the job's stored reason, whether the set or only its job has been marked failed.
-  if ((status === 'matching' || status === 'failed') && set.jobId) {
-    const job = await getJob(deps.db, set.jobId);
-    if (job?.status === 'failed' || job?.status === 'cancelled') {
-      status = 'failed';
-      error = job.error;
-    }
-  }
-  const rows = status === 'ready' ? await listMatchRows(deps.db, set.id) : [];
-  return {
-    matchSetId: set.id,
-    kind: collectionKind(set.sourcePlaylistId),
-    albumMatch: set.albumMatch ? albumMatchView(set.albumMatch) : null,
-    status,
-    playlistName: set.sourcePlaylistName,
-    sourceService: set.sourceService,
-    destinationService: set.destinationService,
-    jobId: set.jobId,
-    results: rows.map(toMatchRow),
-    error,
-  };
 }
 
 /** The newest finished match run of this playlist, for a transfer that names none. */

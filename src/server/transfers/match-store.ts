@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, getTableColumns, isNotNull, ne, sql } from 'drizzle-orm';
-import type { MatchRequest } from '../../shared/api/transfer';
+import { and, asc, desc, eq, getTableColumns, gte, isNotNull, ne, not, or, type SQL, sql } from 'drizzle-orm';
+import type { MatchRequest, MatchRowFilter, MatchStatus, MatchSummary } from '../../shared/api/transfer';
 import type { ServiceId } from '../../shared/services';
 import type { Database } from '../db/client';
 import { matchRows, matchSets } from '../db/schema';
@@ -74,12 +74,78 @@ export async function findLatestReadySet(
   return set;
 }
 
-export async function listMatchRows(db: Database, matchSetId: string): Promise<MatchRowRecord[]> {
+/** Which rows of a set a page shows: one status, the rows a transfer leaves out, or all (undefined). */
+export interface RowFilter {
+  status?: MatchRowFilter | undefined;
+  includeUnmatched?: boolean | undefined;
+}
+
+/**
+ * The rows a transfer of the set leaves out, as `tracksToAdd` (match-rows.ts) decides: skipped ones, and
+ * unmatched ones and review ones nobody accepted, unless the unmatched are included and a candidate exists.
+ */
+function notAddedCondition(includeUnmatched: boolean): SQL | undefined {
+  const undecided = or(
+    eq(matchRows.status, 'unmatched'),
+    and(eq(matchRows.status, 'review'), ne(matchRows.decidedBy, 'person')),
+  );
+  const closestAdded = sql`(${ne(matchRows.decidedBy, 'person')} and jsonb_array_length(${matchRows.candidates}) > 0)`;
+  return or(
+    eq(matchRows.status, 'skipped'),
+    includeUnmatched ? and(undecided, not(closestAdded)) : undecided,
+  );
+}
+
+function filterCondition(filter: RowFilter): SQL | undefined {
+  if (filter.status === undefined) return undefined;
+  if (filter.status === 'not-added') return notAddedCondition(filter.includeUnmatched ?? false);
+  return eq(matchRows.status, filter.status);
+}
+
+/**
+ * At most `limit` rows of a set from position `from` on, in source order, those `filter` lets through
+ * (issue 25: the review page and the streamed view read a page at a time by the primary key).
+ */
+export async function listMatchRowsFrom(
+  db: Database,
+  matchSetId: string,
+  from: number,
+  limit: number,
+  filter: RowFilter = {},
+): Promise<MatchRowRecord[]> {
   return db
     .select()
     .from(matchRows)
-    .where(eq(matchRows.matchSetId, matchSetId))
-    .orderBy(asc(matchRows.position));
+    .where(and(eq(matchRows.matchSetId, matchSetId), gte(matchRows.position, from), filterCondition(filter)))
+    .orderBy(asc(matchRows.position))
+    .limit(limit);
+}
+
+/** How many rows of a set `filter` lets through, counted in SQL. */
+export async function countMatchRows(db: Database, matchSetId: string, filter: RowFilter): Promise<number> {
+  const [counted] = await db
+    .select({ count: sql<number>`count(*)`.mapWith(Number) })
+    .from(matchRows)
+    .where(and(eq(matchRows.matchSetId, matchSetId), filterCondition(filter)));
+  return counted?.count ?? 0;
+}
+
+/** The counts of a whole set by one aggregate over its rows (no row is read into memory). */
+export async function summarizeMatchRows(db: Database, matchSetId: string): Promise<MatchSummary> {
+  const count = (status: MatchStatus) =>
+    sql<number>`count(*) filter (where ${matchRows.status} = ${status})`.mapWith(Number);
+  const [summary] = await db
+    .select({
+      total: sql<number>`count(*)`.mapWith(Number),
+      accepted: count('accepted'),
+      review: count('review'),
+      unmatched: count('unmatched'),
+      skipped: count('skipped'),
+      averageConfidence: sql<number>`coalesce(round(avg(${matchRows.confidence})), 0)`.mapWith(Number),
+    })
+    .from(matchRows)
+    .where(eq(matchRows.matchSetId, matchSetId));
+  return summary ?? { total: 0, accepted: 0, review: 0, unmatched: 0, skipped: 0, averageConfidence: 0 };
 }
 
 export async function findMatchRow(

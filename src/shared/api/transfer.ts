@@ -139,6 +139,58 @@ export const albumMatchViewSchema = z.object({
 });
 export type AlbumMatchView = z.infer<typeof albumMatchViewSchema>;
 
+/** Rows a page of the match view may hold (`?limit=`), and how many it holds when a page is asked without one. */
+export const MATCH_PAGE_MAX = 500;
+export const MATCH_PAGE_DEFAULT = 200;
+
+/**
+ * `GET /api/match/:matchSetId?cursor=&limit=&status=` (issue 25): a page of the view's rows. Without any of
+ * them the answer is the whole view, as the spec's callers read it. `cursor` is the position the page
+ * starts at (a page's `nextCursor`); `limit` 0 answers the set and its summary with no rows. The
+ * summary and `filteredTotal` come with the first page (no `cursor`) and the whole view.
+ */
+export const matchPageQuerySchema = z.object({
+  cursor: z.coerce
+    .number({ error: 'cursor must be a row position' })
+    .int('cursor must be a row position')
+    .min(0, 'cursor must be a row position')
+    .max(10_000_000, 'cursor must be a row position')
+    .optional(),
+  limit: z.coerce
+    .number({ error: `limit must be a whole number from 0 to ${MATCH_PAGE_MAX}` })
+    .int(`limit must be a whole number from 0 to ${MATCH_PAGE_MAX}`)
+    .min(0, `limit must be a whole number from 0 to ${MATCH_PAGE_MAX}`)
+    .max(MATCH_PAGE_MAX, `limit must be a whole number from 0 to ${MATCH_PAGE_MAX}`)
+    .optional(),
+  /**
+   * Only the rows of this status (the review page's filters), or `not-added`: the rows a transfer of the set
+   * leaves out (skipped, unmatched, review nobody accepted; with `includeUnmatched`, those with no candidate).
+   */
+  status: z
+    .enum([...matchStatusSchema.options, 'not-added'], {
+      error: 'status must be accepted, review, unmatched, skipped or not-added',
+    })
+    .optional(),
+  includeUnmatched: z
+    .enum(['true', 'false'], { error: 'includeUnmatched must be true or false' })
+    .transform((value) => value === 'true')
+    .optional(),
+});
+export type MatchPageQuery = z.infer<typeof matchPageQuerySchema>;
+export type MatchRowFilter = MatchPageQuery['status'];
+
+/** The whole set's counts, by SQL over all its rows (not the page): what the review page shows. */
+export const matchSummarySchema = z.object({
+  total: z.number().int().nonnegative(),
+  accepted: z.number().int().nonnegative(),
+  review: z.number().int().nonnegative(),
+  unmatched: z.number().int().nonnegative(),
+  skipped: z.number().int().nonnegative(),
+  /** Mean confidence of all rows, rounded; 0 for none (the `ai_matching_used` event's figure). */
+  averageConfidence: z.number(),
+});
+export type MatchSummary = z.infer<typeof matchSummarySchema>;
+
 export const matchSetViewSchema = z.object({
   matchSetId: text(),
   /** What the source is: a playlist, Liked Songs / favourites, or a saved album (issue 14). */
@@ -151,6 +203,12 @@ export const matchSetViewSchema = z.object({
   jobId: text().nullable(),
   results: z.array(matchRowSchema),
   error: text().nullable().optional(),
+  /** Counts over the whole set (issue 25); a ready set's answers carry it. */
+  summary: matchSummarySchema.optional(),
+  /** A page's answer only: the `cursor` of the next page, null on the last. */
+  nextCursor: z.number().int().nonnegative().nullable().optional(),
+  /** A first page's answer only (no `cursor`): how many rows of the whole set its filter lets through. */
+  filteredTotal: z.number().int().nonnegative().optional(),
 });
 export type MatchSetView = z.infer<typeof matchSetViewSchema>;
 

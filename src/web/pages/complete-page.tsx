@@ -1,3 +1,4 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { ArrowLeft, Download, ExternalLink, RotateCcw, RotateCw } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Redirect, useLocation } from 'wouter';
@@ -12,7 +13,7 @@ import {
   enterStep,
   goToStep,
   JobProgressBar,
-  matchResults,
+  matchRowsQuery,
   resetWizard,
   retryFailedTransfer,
   useWizard,
@@ -89,19 +90,33 @@ function VerificationReport({ result, destination }: { result: TransferResult; d
   );
 }
 
-/** The tracks that were skipped or had no match worth adding, each with the reason. */
-function NotTransferredCard({ rows }: { rows: ReturnType<typeof matchResults> }) {
-  if (rows.length === 0) return null;
+/**
+ * The tracks that were skipped or had no match worth adding, each with the reason: the server picks them
+ * (`status=not-added`, the transfer's own rule) and counts them, a page at a time (issue 25).
+ */
+function NotTransferredCard({
+  matchSetId,
+  includeUnmatched,
+}: {
+  matchSetId: string;
+  includeUnmatched: boolean;
+}) {
+  const pages = useInfiniteQuery(matchRowsQuery(matchSetId, { status: 'not-added', includeUnmatched }));
+  const rows = pages.data?.pages.flatMap((page) => page.results) ?? [];
+  const total = pages.data?.pages[0]?.filteredTotal ?? 0;
+  if (total === 0) return null;
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Tracks not transferred ({rows.length})</CardTitle>
+        <CardTitle>Tracks not transferred ({total})</CardTitle>
       </CardHeader>
-      <CardContent>
-        <ul className="grid gap-2">
-          {rows.map((row) => (
+      <CardContent className="grid gap-3">
+        <ul className="grid gap-2" aria-label={`${total} tracks not transferred`}>
+          {rows.map((row, index) => (
             <li
               key={row.position}
+              aria-setsize={total}
+              aria-posinset={index + 1}
               className="flex flex-col gap-1 rounded-lg border border-slate-200 p-2 sm:flex-row sm:items-center sm:justify-between"
             >
               <TrackCell track={row.sourceTrack} />
@@ -111,6 +126,17 @@ function NotTransferredCard({ rows }: { rows: ReturnType<typeof matchResults> })
             </li>
           ))}
         </ul>
+        {pages.hasNextPage ? (
+          <Button
+            variant="outline"
+            size="sm"
+            className="justify-self-start"
+            disabled={pages.isFetchingNextPage}
+            onClick={() => void pages.fetchNextPage()}
+          >
+            {pages.isFetchingNextPage ? 'Loading…' : `Show more (${rows.length} of ${total} shown)`}
+          </Button>
+        ) : null}
       </CardContent>
     </Card>
   );
@@ -143,14 +169,6 @@ export default function CompletePage() {
 
   const destination = SERVICE_LABELS[result.destinationService];
   const failed = result.status === 'failed';
-  // Review rows nobody accepted are not written (decision 0006), like unmatched ones.
-  const notTransferred = matchResults(wizard).filter(
-    (row) =>
-      row.status === 'skipped' ||
-      ((row.status === 'unmatched' || (row.status === 'review' && row.decidedBy !== 'person')) &&
-        !(wizard.includeUnmatched && row.candidates.length > 0)),
-  );
-
   const retry = async () => {
     setRetrying(true);
     await retryFailedTransfer(setRetryJob, navigate);
@@ -226,7 +244,13 @@ export default function CompletePage() {
             {wizard.error ? <Alert variant="destructive">{wizard.error}</Alert> : null}
           </CardContent>
         </Card>
-        <NotTransferredCard rows={notTransferred} />
+        {wizard.matchSet ? (
+          // Review rows nobody accepted are not written (decision 0006), like unmatched ones.
+          <NotTransferredCard
+            matchSetId={wizard.matchSet.matchSetId}
+            includeUnmatched={wizard.includeUnmatched}
+          />
+        ) : null}
       </div>
     </PageFrame>
   );

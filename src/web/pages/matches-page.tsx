@@ -2,7 +2,12 @@ import { ArrowLeft, ArrowRight } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { PlaylistSummary } from '../../shared/api/playlists';
-import { EMPTY_PLAYLIST_MESSAGE, FOLLOWED_PLAYLIST_MESSAGE, type JobView } from '../../shared/api/transfer';
+import {
+  EMPTY_PLAYLIST_MESSAGE,
+  FOLLOWED_PLAYLIST_MESSAGE,
+  type JobView,
+  type MatchSummary as MatchCounts,
+} from '../../shared/api/transfer';
 import { SERVICE_LABELS } from '../../shared/services';
 import { Alert } from '../components/ui/alert';
 import { Button, buttonClasses } from '../components/ui/button';
@@ -20,7 +25,7 @@ import {
   goToStep,
   JobProgressBar,
   MatchList,
-  matchResults,
+  matchTotal,
   runMatching,
   runTransfer,
   selectPlaylist,
@@ -88,18 +93,12 @@ function MatchErrorAlert({
   );
 }
 
-/** The counts of each match status, and the offer to accept every match waiting for review. */
-function MatchSummary({ rows }: { rows: ReturnType<typeof matchResults> }) {
-  const summary = {
-    accepted: rows.filter((row) => row.status === 'accepted').length,
-    review: rows.filter((row) => row.status === 'review').length,
-    unmatched: rows.filter((row) => row.status === 'unmatched').length,
-    skipped: rows.filter((row) => row.status === 'skipped').length,
-  };
+/** The counts of each match status (the server's, over the whole set), and the offer to accept the review. */
+function MatchSummary({ summary }: { summary: MatchCounts }) {
   return (
     <>
       <p className="text-sm text-slate-700" aria-live="polite">
-        {rows.length} tracks: {summary.accepted} accepted, {summary.review} to review, {summary.unmatched}{' '}
+        {summary.total} tracks: {summary.accepted} accepted, {summary.review} to review, {summary.unmatched}{' '}
         unmatched, {summary.skipped} skipped.
       </p>
       {summary.review > 0 ? (
@@ -257,7 +256,8 @@ export default function MatchesPage() {
 
   const playlist = wizard.selectedPlaylist;
   const { matchJob, importInstead, retry } = useAutomaticMatching(playlist);
-  const rows = matchResults(wizard);
+  const total = matchTotal(wizard);
+  const summary = wizard.matchSet?.status === 'ready' ? wizard.matchSet.summary : undefined;
   const { destinationLabel, transferLabel } = destinationTexts(wizard);
   const fromLibrary = playlist?.kind === 'liked' || playlist?.kind === 'album';
   const createPlaylistMissing = !fromLibrary && !wizard.createPlaylist;
@@ -271,7 +271,7 @@ export default function MatchesPage() {
   if (playlist === null) return <NoPlaylistSelected />;
 
   const matching =
-    !transferring && (wizard.matchSet?.status === 'matching' || (wizard.loading && rows.length === 0));
+    !transferring && (wizard.matchSet?.status === 'matching' || (wizard.loading && total === 0));
 
   return (
     <WizardPage
@@ -283,7 +283,7 @@ export default function MatchesPage() {
         {wizard.error ? (
           <MatchErrorAlert
             error={wizard.error}
-            canRetry={rows.length === 0 && !wizard.loading}
+            canRetry={total === 0 && !wizard.loading}
             onImported={importInstead}
             onRetry={retry}
           />
@@ -291,10 +291,10 @@ export default function MatchesPage() {
         {matching ? (
           <JobProgressBar label="Matching tracks" view={matchJob} waitingFor={destinationLabel} />
         ) : null}
-        {wizard.loading && !matching && !transferring && rows.length === 0 ? (
+        {wizard.loading && !matching && !transferring && total === 0 ? (
           <Spinner label="Loading matches" />
         ) : null}
-        {wizard.matchSet?.status === 'ready' && rows.length === 0 ? (
+        {wizard.matchSet?.status === 'ready' && total === 0 ? (
           <Alert>
             <p>{EMPTY_PLAYLIST_MESSAGE}</p>
             <Link href={paths.playlists} className={buttonClasses('outline', 'sm', 'mt-3')}>
@@ -303,13 +303,17 @@ export default function MatchesPage() {
             </Link>
           </Alert>
         ) : null}
-        {rows.length > 0 ? (
+        {wizard.matchSet && summary && total > 0 ? (
           <>
-            {wizard.matchSet?.albumMatch ? (
+            {wizard.matchSet.albumMatch ? (
               <AlbumMatchCard match={wizard.matchSet.albumMatch} destinationLabel={destinationLabel} />
             ) : null}
-            <MatchSummary rows={rows} />
-            <MatchList rows={rows} destinationLabel={destinationLabel} />
+            <MatchSummary summary={summary} />
+            <MatchList
+              matchSetId={wizard.matchSet.matchSetId}
+              summary={summary}
+              destinationLabel={destinationLabel}
+            />
             <TransferOptions wizard={wizard} fromLibrary={fromLibrary} createRequiredId={createRequiredId} />
           </>
         ) : null}
@@ -328,7 +332,7 @@ export default function MatchesPage() {
           <Button
             onClick={() => void transfer()}
             // Spec section 2 step 3: the button is disabled while "Create playlist in destination" is off.
-            disabled={wizard.loading || transferring || rows.length === 0 || createPlaylistMissing}
+            disabled={wizard.loading || transferring || total === 0 || createPlaylistMissing}
             aria-describedby={createPlaylistMissing ? createRequiredId : undefined}
           >
             {transferring ? 'Transferring…' : transferLabel}

@@ -12,7 +12,7 @@ export { WizardPage } from './components/wizard-page';
 export { openInWizard, takeWizardHandoff, type WizardHandoff } from './open-in-wizard';
 export { filterPlaylists } from './playlist-search';
 export { takePendingConnect } from './service-connections';
-export { importCsv } from './transfer-api';
+export { importCsv, matchRowsQuery } from './transfer-api';
 export { WithPricingLink } from './upgrade-toast';
 export {
   acceptReviewRows,
@@ -30,5 +30,5 @@ export {
   selectPlaylist,
 } from './wizard-actions';
 export { useWizard } from './wizard-queries';
-export { matchResults, WIZARD_ERRORS } from './wizard-state';
+export { matchTotal, WIZARD_ERRORS } from './wizard-state';
 export { wizardStore } from './wizard-store';

@@ -1,10 +1,11 @@
-import { queryOptions, useMutation } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, useMutation } from '@tanstack/react-query';
 import { type CsvImportResponse, csvImportResponseSchema } from '../../../shared/api/playlists';
 import {
   type Candidate,
   candidateSchema,
   type MatchChoice,
   type MatchRow,
+  type MatchRowFilter,
   type MatchSetView,
   matchRowSchema,
   matchSetViewSchema,
@@ -17,18 +18,51 @@ import { matchRulesChanged } from '../match-rules';
 import { invalidatePlaylists } from '../playlists';
 import type { MatchingInput } from './wizard-state';
 
+/**
+ * The wizard asks for the set and its counts only (`limit=0`, issue 25): the rows come a page at a time
+ * (`matchRowsQuery`), however long the set.
+ */
+const HEAD_ONLY = '?limit=0';
+const matchPath = (matchSetId: string) => `/api/match/${encodeURIComponent(matchSetId)}`;
+
 export async function startMatching(input: MatchingInput): Promise<MatchSetView> {
-  return request(matchSetViewSchema, 'POST', '/api/match', input);
+  return request(matchSetViewSchema, 'POST', `/api/match${HEAD_ONLY}`, input);
 }
 
 export async function fetchMatchSet(matchSetId: string): Promise<MatchSetView> {
-  return request(matchSetViewSchema, 'GET', `/api/match/${encodeURIComponent(matchSetId)}`);
+  return request(matchSetViewSchema, 'GET', `${matchPath(matchSetId)}${HEAD_ONLY}`);
 }
 
 /** "Accept all N in review": the review-band rows become the person's choice, so the transfer adds them. */
 export async function acceptAllInReview(matchSetId: string): Promise<MatchSetView> {
-  return request(matchSetViewSchema, 'POST', `/api/match/${encodeURIComponent(matchSetId)}/accept-review`);
+  return request(matchSetViewSchema, 'POST', `${matchPath(matchSetId)}/accept-review${HEAD_ONLY}`);
 }
+
+/** Rows a page of the review list holds. */
+export const MATCH_ROWS_PAGE = 100;
+/** The key every query of one match set starts with (its head, its pages of rows). */
+export const MATCH_SET_KEY = 'match-set';
+
+/** Which rows a list shows: a status, the rows a transfer left out (with its "include unmatched"), or all. */
+export interface MatchRowsView {
+  status?: MatchRowFilter;
+  includeUnmatched?: boolean;
+}
+
+/** A match set's rows, a page at a time by position; the first page also carries the set's counts. */
+export const matchRowsQuery = (matchSetId: string, view: MatchRowsView = {}) =>
+  infiniteQueryOptions({
+    queryKey: [MATCH_SET_KEY, matchSetId, 'rows', view.status ?? 'all', view.includeUnmatched ?? false],
+    initialPageParam: undefined as number | undefined,
+    queryFn: ({ pageParam, signal }) => {
+      const query = new URLSearchParams({ limit: String(MATCH_ROWS_PAGE) });
+      if (view.status !== undefined) query.set('status', view.status);
+      if (view.includeUnmatched !== undefined) query.set('includeUnmatched', String(view.includeUnmatched));
+      if (pageParam !== undefined) query.set('cursor', String(pageParam));
+      return request(matchSetViewSchema, 'GET', `${matchPath(matchSetId)}?${query}`, undefined, { signal });
+    },
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
 
 const rowPath = (matchSetId: string, position: number) =>
   `/api/match/${encodeURIComponent(matchSetId)}/rows/${position}`;

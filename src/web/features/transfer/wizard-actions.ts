@@ -9,7 +9,6 @@ import { CSV_FILE_NAME } from '../../../shared/api/transfer';
 import type { ServiceId } from '../../../shared/services';
 import { toast } from '../../hooks/use-toast';
 import { errorStatus, serverMessage } from '../../lib/api-client';
-import { averageConfidence } from '../../lib/confidence';
 import { watchJob } from '../../lib/job-progress';
 import { paths } from '../../lib/paths';
 import { queryClient } from '../../lib/query-client';
@@ -31,6 +30,8 @@ import { upgradeToast } from './upgrade-toast';
 import {
   isWizardMutating,
   matchSetQuery,
+  rowChanged,
+  rowsChanged,
   runWizardMutation,
   setMatchSet,
   setTransferResult,
@@ -39,13 +40,13 @@ import {
 import {
   INITIAL_WIZARD_CHOICES,
   matchingInput,
+  matchTotal,
   stepGuardError,
   transferInput,
   WIZARD_ERRORS,
   type WizardStep,
   withPlaylist,
   withServices,
-  withUpdatedRow,
 } from './wizard-state';
 import { wizardStore } from './wizard-store';
 
@@ -132,10 +133,11 @@ async function followUntil<T>(
 
 function announceMatches(view: MatchSetView): void {
   if (view.status !== 'ready') return;
+  // The server's counts of the whole set (issue 25): the wizard holds no rows.
   track('ai_matching_used', {
     ai_service: 'crossfade-matcher',
-    track_count: view.results.length,
-    average_confidence: averageConfidence(view.results.map((row) => row.confidence)),
+    track_count: view.summary?.total ?? 0,
+    average_confidence: view.summary?.averageConfidence ?? 0,
   });
 }
 
@@ -232,8 +234,7 @@ export async function applyRowChoice(row: MatchRow, choice: MatchChoice): Promis
     const updated = await runWizardMutation('row', () =>
       changeMatchRow(matchSet.matchSetId, row.position, choice),
     );
-    const latest = currentMatchSet();
-    if (latest?.matchSetId === matchSet.matchSetId) setMatchSet(withUpdatedRow(latest, updated));
+    await rowChanged(matchSet.matchSetId, updated);
     return true;
   } catch (error) {
     toast({
@@ -250,6 +251,7 @@ export async function acceptReviewRows(): Promise<void> {
   if (matchSet === null) return;
   try {
     setMatchSet(await runWizardMutation('accept-review', () => acceptAllInReview(matchSet.matchSetId)));
+    await rowsChanged(matchSet.matchSetId);
   } catch (error) {
     toast({
       title: 'Could not accept the matches in review',
@@ -326,7 +328,7 @@ export async function runTransfer(onJob: (view: JobView | null) => void, navigat
     setError(input);
     return;
   }
-  const trackCount = state.matchSet?.results.length ?? 0;
+  const trackCount = matchTotal(state);
   track('playlist_transfer_started', {
     source_service: input.sourceService,
     destination_service: input.destinationService,

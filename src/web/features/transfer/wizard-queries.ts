@@ -1,22 +1,23 @@
 import {
+  type InfiniteData,
   MutationObserver,
   type QueryKey,
   queryOptions,
   useIsMutating,
   useQuery,
 } from '@tanstack/react-query';
-import type { MatchSetView, TransferResult } from '../../../shared/api/transfer';
+import type { MatchRow, MatchSetView, TransferResult } from '../../../shared/api/transfer';
 import { queryClient } from '../../lib/query-client';
-import { fetchMatchSet, fetchTransfer } from './transfer-api';
-import type { WizardChoices, WizardState } from './wizard-state';
+import { fetchMatchSet, fetchTransfer, MATCH_SET_KEY } from './transfer-api';
+import { type WizardChoices, type WizardState, withUpdatedRow } from './wizard-state';
 import { useWizardChoices, wizardStore } from './wizard-store';
 
 /**
  * The wizard's server state: a match set and a transfer, each a query keyed by its id. The wizard's
  * actions run as mutations under WIZARD_WORK_KEY and write what the server answered into these queries;
- * "loading" is simply "a wizard mutation is under way".
+ * "loading" is simply "a wizard mutation is under way". The match set's query holds the set and its counts;
+ * its rows are pages of `matchRowsQuery`, under the same key prefix.
  */
-export const MATCH_SET_KEY = 'match-set';
 export const TRANSFER_KEY = 'transfer';
 export const WIZARD_WORK_KEY = ['wizard'] as const;
 
@@ -28,6 +29,25 @@ export const transferQuery = (transferId: string) =>
 
 export const setMatchSet = (view: MatchSetView) =>
   queryClient.setQueryData(matchSetQuery(view.matchSetId).queryKey, view);
+
+/**
+ * After the person changed one row: the row is replaced where its pages hold it, and the set's counts
+ * and its filtered lists (which the row may have left or joined) are read again, so both agree.
+ */
+export async function rowChanged(matchSetId: string, row: MatchRow): Promise<void> {
+  queryClient.setQueriesData<InfiniteData<MatchSetView>>(
+    { queryKey: [MATCH_SET_KEY, matchSetId, 'rows'] },
+    (data) => data && { ...data, pages: data.pages.map((page) => withUpdatedRow(page, row)) },
+  );
+  await queryClient.invalidateQueries({
+    queryKey: [MATCH_SET_KEY, matchSetId],
+    predicate: (query) => query.queryKey.length === 2 || query.queryKey[3] !== 'all',
+  });
+}
+
+/** After a change of many rows (accept all in review): every list of the set is read again. */
+export const rowsChanged = (matchSetId: string) =>
+  queryClient.invalidateQueries({ queryKey: [MATCH_SET_KEY, matchSetId, 'rows'] });
 
 export const setTransferResult = (result: TransferResult) =>
   queryClient.setQueryData(transferQuery(result.transferId).queryKey, result);

@@ -48,6 +48,7 @@ const matchSet: MatchSetView = {
   kind: 'playlist',
   albumMatch: null,
   results: [row(0), row(1)],
+  summary: { total: 2, accepted: 2, review: 0, unmatched: 0, skipped: 0, averageConfidence: 97 },
 };
 
 const transferResult: TransferResult = {

@@ -25,7 +25,7 @@ export interface WizardChoices {
 
 /**
  * Spec section 3 wizard state, as the pages read it: the person's choices joined with the server state
- * read from the query cache (`matchSet` carries the match results with the id review needs).
+ * read from the query cache (`matchSet`: the set, its id and its counts; its rows are read page by page).
  */
 export interface WizardState extends WizardChoices {
   matchSet: MatchSetView | null;
@@ -65,14 +65,19 @@ export const WIZARD_ERRORS = {
   noTransferToDownload: 'No transfer completed to download',
 } as const;
 
-export const matchResults = (state: WizardState): MatchRow[] => state.matchSet?.results ?? [];
+/**
+ * How many match rows the wizard's set has, from the server's counts of the whole set (issue 25: the
+ * wizard holds the set and its summary; the rows come a page at a time where they are shown).
+ */
+export const matchTotal = (state: Pick<WizardState, 'matchSet'>): number =>
+  state.matchSet?.status === 'ready' ? (state.matchSet.summary?.total ?? 0) : 0;
 
 /** Why the wizard may not enter `step` yet, or null when it may. */
 export function stepGuardError(state: WizardState, step: WizardStep): string | null {
   if (step >= 2 && (state.sourceService === null || state.destinationService === null))
     return WIZARD_ERRORS.servicesRequired;
   if (step >= 3 && state.selectedPlaylist === null) return WIZARD_ERRORS.playlistRequired;
-  if (step >= 4 && matchResults(state).length === 0 && state.transferResult === null)
+  if (step >= 4 && matchTotal(state) === 0 && state.transferResult === null)
     return WIZARD_ERRORS.matchingRequired;
   return null;
 }
@@ -123,7 +128,7 @@ export function withPlaylist(state: WizardChoices, playlist: PlaylistSummary): W
   return { ...state, selectedPlaylist: playlist, matchSetId: null, transferId: null };
 }
 
-/** The match set with one row replaced by its new version (after the person changed it). */
+/** A page of a match set with one row replaced by its new version (after the person changed it). */
 export function withUpdatedRow(matchSet: MatchSetView, row: MatchRow): MatchSetView {
   return {
     ...matchSet,

@@ -1,11 +1,14 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowRight, ChevronDown, CircleCheck, CircleX } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { YOUR_RULE_REASON } from '../../../../shared/api/match-rules';
-import type { MatchRow } from '../../../../shared/api/transfer';
+import type { MatchRow, MatchSummary } from '../../../../shared/api/transfer';
 import { ConfidenceBadge, StatusBadge } from '../../../components/match-badges';
 import { TrackCell } from '../../../components/track-cell';
+import { Alert } from '../../../components/ui/alert';
 import { cn } from '../../../lib/cn';
+import { matchRowsQuery } from '../transfer-api';
 import { MatchRowDetails } from './match-row-details';
 
 const rowToggleId = (position: number) => `match-row-${position}-toggle`;
@@ -13,7 +16,8 @@ const rowToggleId = (position: number) => `match-row-${position}-toggle`;
 export type MatchFilter = 'all' | 'review' | 'unmatched';
 
 const FILTER_LABELS: Record<MatchFilter, string> = { all: 'All', review: 'Review', unmatched: 'Unmatched' };
-const inFilter = (row: MatchRow, filter: MatchFilter) => filter === 'all' || row.status === filter;
+/** How close to the end of the rows read so far the next page is asked for. */
+const PREFETCH_ROWS = 20;
 
 /**
  * What a row without a match says. The engine proposes nothing when every candidate it found is weak
@@ -88,29 +92,46 @@ function MatchListRow({
   );
 }
 
-/** Match results, virtualized so 10,000 rows scroll smoothly; each row opens to fix its match. */
-export function MatchList({ rows, destinationLabel }: { rows: MatchRow[]; destinationLabel: string }) {
+/**
+ * Match results, read a page at a time from the server (issue 25) and virtualized, so a 100,000-row set
+ * scrolls without the browser holding or drawing it all. The filters ask the server for their rows; every
+ * count is the server's count of the whole set, so the buttons, the list's length and its rows agree.
+ */
+export function MatchList({
+  matchSetId,
+  summary,
+  destinationLabel,
+}: {
+  matchSetId: string;
+  summary: MatchSummary;
+  destinationLabel: string;
+}) {
   const [filter, setFilter] = useState<MatchFilter>('all');
   const [openPosition, setOpenPosition] = useState<number | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
+  const pages = useInfiniteQuery(matchRowsQuery(matchSetId, filter === 'all' ? {} : { status: filter }));
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
 
-  const counts = useMemo(
-    () => ({
-      all: rows.length,
-      review: rows.filter((row) => row.status === 'review').length,
-      unmatched: rows.filter((row) => row.status === 'unmatched').length,
-    }),
-    [rows],
-  );
-  const shown = useMemo(() => rows.filter((row) => inFilter(row, filter)), [rows, filter]);
+  const counts: Record<MatchFilter, number> = {
+    all: summary.total,
+    review: summary.review,
+    unmatched: summary.unmatched,
+  };
+  const shown = useMemo(() => pages.data?.pages.flatMap((page) => page.results) ?? [], [pages.data]);
+  // The list is as long as the server says the filter's rows are; rows not read yet are placeholders.
+  const total = pages.data?.pages[0]?.filteredTotal ?? counts[filter];
 
   const virtualizer = useVirtualizer({
-    count: shown.length,
+    count: total,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 76,
     overscan: 8,
-    getItemKey: (index) => shown[index]?.position ?? index,
+    getItemKey: (index) => shown[index]?.position ?? `pending-${index}`,
   });
+  const lastIndex = virtualizer.getVirtualItems().at(-1)?.index ?? -1;
+  useEffect(() => {
+    if (lastIndex >= shown.length - PREFETCH_ROWS && hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [lastIndex, shown.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   // Opening a row closes the one that was open, often far above it: every row between changes place in
   // the same frame, and the list could settle anywhere. The row the person opened goes to the top of
@@ -153,7 +174,15 @@ export function MatchList({ rows, destinationLabel }: { rows: MatchRow[]; destin
           </button>
         ))}
       </fieldset>
-      {shown.length === 0 ? (
+      {pages.isError ? (
+        <Alert variant="destructive">
+          <p>These matches could not be loaded.</p>
+          <button type="button" className="mt-1 underline" onClick={() => void pages.refetch()}>
+            Try again
+          </button>
+        </Alert>
+      ) : null}
+      {total === 0 ? (
         <p className="rounded-xl border border-slate-200 p-6 text-center text-sm text-slate-700">
           No tracks in this view.
         </p>
@@ -165,31 +194,37 @@ export function MatchList({ rows, destinationLabel }: { rows: MatchRow[]; destin
           className="max-h-[65vh] overflow-auto rounded-xl border border-slate-200 [overflow-anchor:none]"
         >
           <ul
-            aria-label={`${shown.length} tracks`}
+            aria-label={`${total} tracks`}
+            aria-busy={pages.isFetching}
             className="relative w-full"
             style={{ height: `${virtualizer.getTotalSize()}px` }}
           >
             {virtualizer.getVirtualItems().map((item) => {
               const row = shown[item.index];
-              if (!row) return null;
               return (
                 <li
                   key={item.key}
                   data-index={item.index}
                   ref={virtualizer.measureElement}
-                  aria-setsize={shown.length}
+                  aria-setsize={total}
                   aria-posinset={item.index + 1}
                   className="absolute left-0 top-0 w-full"
                   style={{ transform: `translateY(${item.start}px)` }}
                 >
-                  <MatchListRow
-                    row={row}
-                    open={openPosition === row.position}
-                    onToggle={() =>
-                      setOpenPosition((current) => (current === row.position ? null : row.position))
-                    }
-                    destinationLabel={destinationLabel}
-                  />
+                  {row ? (
+                    <MatchListRow
+                      row={row}
+                      open={openPosition === row.position}
+                      onToggle={() =>
+                        setOpenPosition((current) => (current === row.position ? null : row.position))
+                      }
+                      destinationLabel={destinationLabel}
+                    />
+                  ) : (
+                    <div className="h-[76px] border-b border-slate-200 p-3 text-sm text-slate-500">
+                      Loading track {item.index + 1}…
+                    </div>
+                  )}
                 </li>
               );
             })}
