@@ -49,6 +49,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const database = options.database ?? (await createTestDatabase());
   const dataDir = mkdtempSync(join(tmpdir(), 'crossfade-test-'));
   const server = createServer();
+  // Idle connections are closed by the test's client only (fetch's own idle timer), never by this server:
+  // a test that keeps this process busy for seconds (the embedded database's inserts run on its thread)
+  // would otherwise let the server's 5 s idle timeout close a pooled connection just as the client sends
+  // its next request on it (ECONNRESET). `close()` still ends idle connections.
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;

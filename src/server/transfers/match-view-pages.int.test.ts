@@ -123,10 +123,6 @@ beforeAll(async () => {
   await register(stranger, 'pages_stranger');
   smallSetId = await readySet(ownerId, 'Small', SMALL_ROWS);
   largeSetId = await readySet(ownerId, 'Liked Songs', LARGE_ROWS);
-  // The embedded database's inserts hold this process's event loop for seconds: a kept-alive socket of the
-  // registrations can be closed by the server's idle timeout (5 s) just as the first read goes out on it
-  // (ECONNRESET). Past that timeout with the loop free, the client has seen every such close.
-  await new Promise((resolve) => setTimeout(resolve, 5_500));
 }, 120_000);
 afterAll(() => server.close());
 
