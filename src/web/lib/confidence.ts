@@ -20,9 +20,3 @@ export const BAND_CLASSES: Record<ConfidenceBand, string> = {
   warning: 'bg-amber-100 text-amber-900 border-amber-300',
   error: 'bg-red-100 text-red-900 border-red-300',
 };
-
-/** Mean confidence of the rows, rounded, for the `ai_matching_used` event; 0 for no rows. */
-export function averageConfidence(confidences: readonly number[]): number {
-  if (confidences.length === 0) return 0;
-  return Math.round(confidences.reduce((sum, value) => sum + value, 0) / confidences.length);
-}

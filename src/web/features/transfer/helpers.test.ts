@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { averageConfidence, overallConfidenceBand, rowConfidenceBand } from '../../lib/confidence';
+import { overallConfidenceBand, rowConfidenceBand } from '../../lib/confidence';
 import { formatEta, percentDone, rateLimitWaitSeconds } from './job-progress';
 import { filterPlaylists, highlightParts } from './playlist-search';
 
@@ -17,11 +17,6 @@ describe('confidence bands (spec section 9)', () => {
 
   it('colours the overall confidence green from 90, amber from 70', () => {
     expect([90, 89, 70, 69].map(overallConfidenceBand)).toEqual(['success', 'warning', 'warning', 'error']);
-  });
-
-  it('averages to a rounded percent, 0 for nothing', () => {
-    expect(averageConfidence([100, 90, 81])).toBe(90);
-    expect(averageConfidence([])).toBe(0);
   });
 });
 
