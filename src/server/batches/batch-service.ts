@@ -12,7 +12,6 @@ import { SERVICE_LABELS } from '../../shared/services';
 import type { AppDeps } from '../app-context';
 import type { Database } from '../db/client';
 import { badRequest, conflict, notFound } from '../domain-errors';
-import { toCsv } from '../export/csv';
 import { enqueue } from '../jobs/define-job';
 import { getJob, requeueFinishedJob } from '../jobs/job-store';
 import { toJobView } from '../jobs/job-view';
@@ -20,8 +19,7 @@ import { assertPro } from '../plans/plan-limits';
 import { findUserById } from '../plans/plan-store';
 import { listSourcePlaylists } from '../playlists/source-playlists';
 import { toMatchRow } from '../transfers/match-rows';
-import { transferCsvRows } from '../transfers/transfer-csv';
-import { TRANSFER_CSV_HEADER } from '../transfers/transfer-csv-lines';
+import { batchCsvPieces } from '../transfers/transfer-csv';
 import { batchJob, batchJobStateSchema, PHASE_SEPARATOR } from './batch-job';
 import {
   type BatchRecord,
@@ -302,22 +300,26 @@ export async function getBatchReview(deps: AppDeps, userId: string, batchId: str
  * GET /api/batches/:id/csv: every moved playlist's playlist_transfer.csv in one file, in batch order, each
  * line led by its playlist's name (with the reason of every track not added, as the single file has).
  */
-export async function batchCsv(deps: AppDeps, userId: string, batchId: string): Promise<string> {
+/**
+ * The batch's CSV, written as it is read (decision 0042): every moved playlist's lines, in the batch's
+ * order. 404 before anything is sent while no playlist of it has been moved.
+ */
+export async function batchCsv(
+  deps: AppDeps,
+  userId: string,
+  batchId: string,
+): Promise<AsyncGenerator<string>> {
   const batch = await ownedBatch(deps.db, userId, batchId);
   const records = await transfersByIds(
     deps.db,
     batch.items.flatMap((item) => (item.transferId ? [item.transferId] : [])),
   );
-  if (!records.some((record) => record.status === 'succeeded')) {
-    throw notFound('No playlist of this batch has been moved yet.');
-  }
-  const lines: string[][] = [];
-  for (const item of batch.items) {
+  const moved = batch.items.flatMap((item) => {
     const transfer = records.find((record) => record.id === item.transferId);
-    if (transfer?.status !== 'succeeded') continue;
-    for (const line of await transferCsvRows(deps.db, transfer)) lines.push([transfer.name, ...line]);
-  }
-  return toCsv(['Playlist', ...TRANSFER_CSV_HEADER], lines);
+    return transfer?.status === 'succeeded' ? [transfer] : [];
+  });
+  if (moved.length === 0) throw notFound('No playlist of this batch has been moved yet.');
+  return batchCsvPieces(deps.db, moved);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Database } from '../db/client';
 import { batches, matchRows, matchSets, transfers } from '../db/schema';
 import type { BatchItemRecord } from '../db/stored-json';
 import { isUuid } from '../db/uuid';
+import { TRANSFER_WITHOUT_SNAPSHOT, type TransferForCsv } from '../transfers/transfer-store';
 
 /**
  * The SQL of batches (house rule, issue 26): the batch row, the match sets and transfers of its playlists,
@@ -12,7 +13,7 @@ import { isUuid } from '../db/uuid';
  */
 
 export type BatchRecord = typeof batches.$inferSelect;
-export type BatchTransferRecord = typeof transfers.$inferSelect;
+export type BatchTransferRecord = TransferForCsv;
 
 export interface NewBatch {
   userId: string;
@@ -191,10 +192,11 @@ export async function rowsNotAccepted(db: Database, setIds: readonly string[]) {
 }
 export type NotAcceptedRow = Awaited<ReturnType<typeof rowsNotAccepted>>[number];
 
+/** The batch's transfers, without their CSV snapshots (the batch's CSV reads those a page at a time). */
 export async function transfersByIds(db: Database, ids: readonly string[]): Promise<BatchTransferRecord[]> {
   if (ids.length === 0) return [];
   return db
-    .select()
+    .select(TRANSFER_WITHOUT_SNAPSHOT)
     .from(transfers)
     .where(inArray(transfers.id, [...ids]));
 }

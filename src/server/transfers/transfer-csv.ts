@@ -21,12 +21,30 @@ const BYTE_ORDER_MARK = '\uFEFF';
  */
 export async function* transferCsvPieces(db: Database, transfer: TransferForCsv): AsyncGenerator<string> {
   yield `${BYTE_ORDER_MARK}${csvLine(TRANSFER_CSV_HEADER)}`;
-  const pages = transfer.hasCsvSnapshot
-    ? snapshotPages(db, transfer.id)
-    : transfer.matchSetId
-      ? rowLinePages(db, transfer, transfer.matchSetId)
-      : [];
-  for await (const lines of pages) yield lines.map(csvLine).join('');
+  for await (const lines of transferCsvLinePages(db, transfer)) yield lines.map(csvLine).join('');
+}
+
+/**
+ * The batch's CSV (`batch_transfer.csv`) as it is downloaded: the header with a Playlist column first, then
+ * each moved playlist's lines, a page at a time, each line led by the playlist's name.
+ */
+export async function* batchCsvPieces(
+  db: Database,
+  moved: readonly TransferForCsv[],
+): AsyncGenerator<string> {
+  yield `${BYTE_ORDER_MARK}${csvLine(['Playlist', ...TRANSFER_CSV_HEADER])}`;
+  for (const transfer of moved) {
+    for await (const lines of transferCsvLinePages(db, transfer)) {
+      yield lines.map((line) => csvLine([transfer.name, ...line])).join('');
+    }
+  }
+}
+
+/** A transfer's lines under `TRANSFER_CSV_HEADER`, a page at a time: its snapshot, or its rows as they are. */
+function transferCsvLinePages(db: Database, transfer: TransferForCsv): AsyncIterable<string[][]> {
+  if (transfer.hasCsvSnapshot) return snapshotPages(db, transfer.id);
+  if (transfer.matchSetId) return rowLinePages(db, transfer, transfer.matchSetId);
+  return keysetPages(async () => ({ rows: [], next: null }));
 }
 
 function snapshotPages(db: Database, transferId: string) {
@@ -69,7 +87,10 @@ function liveLines(
   );
 }
 
-/** The lines of a transfer's playlist_transfer.csv, under `TRANSFER_CSV_HEADER` (a batch's file joins them). */
+/**
+ * Every line at once, under `TRANSFER_CSV_HEADER`: how the file was built before it was streamed, kept as
+ * the reference the streamed downloads are compared with byte for byte (transfer-csv-download tests).
+ */
 export async function transferCsvRows(db: Database, transfer: TransferRecord): Promise<string[][]> {
   if (transfer.csvSnapshot) return transfer.csvSnapshot;
   return liveLines(transfer, transfer.matchSetId ? await listMatchRowsInOrder(db, transfer.matchSetId) : []);

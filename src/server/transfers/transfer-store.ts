@@ -47,6 +47,14 @@ export function listUserTransfers(db: Database, userId: string, limit: number): 
 export type TransferForCsv = Omit<TransferRecord, 'csvSnapshot'> & { hasCsvSnapshot: boolean };
 
 const { csvSnapshot: _snapshot, ...columnsButSnapshot } = getTableColumns(transfers);
+/**
+ * A transfer's columns without its CSV snapshot (up to a line per song: read a page at a time when the
+ * CSV is downloaded, `listCsvSnapshotPage`), and whether it has one: what a `TransferForCsv` holds.
+ */
+export const TRANSFER_WITHOUT_SNAPSHOT = {
+  ...columnsButSnapshot,
+  hasCsvSnapshot: sql<boolean>`${transfers.csvSnapshot} is not null`,
+};
 
 /**
  * The person's newest succeeded transfer whose own id, destination playlist id or source playlist id is
@@ -63,7 +71,7 @@ export async function findNewestSucceededTransfer(
   );
   const byId = isUuid(idOrPlaylistId) ? eq(transfers.id, idOrPlaylistId) : undefined;
   const [record] = await db
-    .select({ ...columnsButSnapshot, hasCsvSnapshot: sql<boolean>`${transfers.csvSnapshot} is not null` })
+    .select(TRANSFER_WITHOUT_SNAPSHOT)
     .from(transfers)
     .where(
       and(
