@@ -17,6 +17,7 @@ import {
   resetWizard,
   retryFailedTransfer,
   useWizard,
+  useWizardMutating,
   WizardPage,
 } from '../features/transfer';
 import { cn } from '../lib/cn';
@@ -146,8 +147,9 @@ export default function CompletePage() {
   const [, navigate] = useLocation();
   const wizard = useWizard();
   const [retryJob, setRetryJob] = useState<JobView | null>(null);
-  const [retrying, setRetrying] = useState(false);
-  const [downloading, setDownloading] = useState(false);
+  // The wizard's own mutations: busy while they run, whichever component started them.
+  const retrying = useWizardMutating('retry');
+  const downloading = useWizardMutating('download');
 
   useEffect(() => {
     enterStep(4);
@@ -169,16 +171,8 @@ export default function CompletePage() {
 
   const destination = SERVICE_LABELS[result.destinationService];
   const failed = result.status === 'failed';
-  const retry = async () => {
-    setRetrying(true);
-    await retryFailedTransfer(setRetryJob, navigate);
-    setRetrying(false);
-  };
-  const download = async () => {
-    setDownloading(true);
-    await downloadCsv();
-    setDownloading(false);
-  };
+  const retry = () => retryFailedTransfer(setRetryJob, navigate);
+  const download = () => downloadCsv();
 
   return (
     <PageFrame>

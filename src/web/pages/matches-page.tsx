@@ -30,6 +30,7 @@ import {
   runTransfer,
   selectPlaylist,
   useWizard,
+  useWizardMutating,
   WIZARD_ERRORS,
   WithPricingLink,
   WizardPage,
@@ -247,7 +248,7 @@ export default function MatchesPage() {
   const wizard = useWizard();
   const createRequiredId = useId();
   const [transferJob, setTransferJob] = useState<JobView | null>(null);
-  const [transferring, setTransferring] = useState(false);
+  const transferring = useWizardMutating('transfer');
 
   // Before the automatic matching below, as it always ran: entering the step comes first.
   useEffect(() => {
@@ -262,11 +263,7 @@ export default function MatchesPage() {
   const fromLibrary = playlist?.kind === 'liked' || playlist?.kind === 'album';
   const createPlaylistMissing = !fromLibrary && !wizard.createPlaylist;
 
-  const transfer = async () => {
-    setTransferring(true);
-    await runTransfer(setTransferJob, navigate);
-    setTransferring(false);
-  };
+  const transfer = () => runTransfer(setTransferJob, navigate);
 
   if (playlist === null) return <NoPlaylistSelected />;
 

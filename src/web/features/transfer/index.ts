@@ -29,6 +29,6 @@ export {
   runTransfer,
   selectPlaylist,
 } from './wizard-actions';
-export { useWizard } from './wizard-queries';
+export { useWizard, useWizardMutating } from './wizard-queries';
 export { matchTotal, WIZARD_ERRORS } from './wizard-state';
 export { wizardStore } from './wizard-store';

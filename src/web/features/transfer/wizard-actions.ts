@@ -396,7 +396,7 @@ export async function downloadCsv(): Promise<void> {
     return;
   }
   try {
-    const blob = await downloadTransferCsv(result.transferId);
+    const blob = await runWizardMutation('download', () => downloadTransferCsv(result.transferId));
     const url = URL.createObjectURL(blob);
     const link = document.createElement('a');
     link.href = url;
