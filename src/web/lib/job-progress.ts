@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { type QueryKey, queryOptions, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { type JobView, jobViewSchema } from '../../shared/api/transfer';
 import { request } from './api-client';
@@ -78,4 +78,71 @@ export function useJobProgress(jobId: string | null) {
     return () => stop.abort();
   }, [jobId, finished]);
   return job;
+}
+
+/** At most one read of a view per this many ms while its jobs send events (they write a few times a second). */
+const VIEW_REFRESH_MS = 1_000;
+
+/**
+ * A view that shows jobs' progress (a batch, syncs and their runs) kept current by those jobs' events,
+ * the same way as every other job: while the jobs `jobIds` run, each event reads the view `queryKey`
+ * again (at most once per VIEW_REFRESH_MS), and its end too. A stream that breaks before its job ends
+ * is followed again after a pause.
+ */
+export function useViewFollowingJobs(queryKey: QueryKey, jobIds: readonly string[]): void {
+  const jobs = jobIds.join(',');
+  const key = JSON.stringify(queryKey);
+  useEffect(() => {
+    if (jobs === '') return;
+    const viewKey = JSON.parse(key) as QueryKey;
+    const stop = new AbortController();
+    const timers = new Set<ReturnType<typeof setTimeout>>();
+    const later = (work: () => void, ms: number) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (!stop.signal.aborted) work();
+      }, ms);
+      timers.add(timer);
+    };
+    let lastRead = 0;
+    let readPending = false;
+    const readView = () => {
+      lastRead = Date.now();
+      void queryClient.invalidateQueries({ queryKey: viewKey });
+    };
+    const onEvent = () => {
+      if (readPending) return;
+      const wait = lastRead + VIEW_REFRESH_MS - Date.now();
+      if (wait <= 0) return readView();
+      readPending = true;
+      later(() => {
+        readPending = false;
+        readView();
+      }, wait);
+    };
+    // After its job's end, the view is read until it no longer lists the job as running (this hook is
+    // then called without it): the view's own row may be written a moment after the job's.
+    let settling = false;
+    const settle = () => {
+      if (settling) return;
+      settling = true;
+      const read = () => {
+        readView();
+        later(read, VIEW_REFRESH_MS);
+      };
+      read();
+    };
+    const follow = (jobId: string) =>
+      void watchJob(jobId, onEvent, stop.signal).then((last) => {
+        if (stop.signal.aborted) return;
+        if (isJobFinished(last)) return settle();
+        readView();
+        later(() => follow(jobId), VIEW_REFRESH_MS);
+      });
+    for (const jobId of jobs.split(',')) follow(jobId);
+    return () => {
+      stop.abort();
+      for (const timer of timers) clearTimeout(timer);
+    };
+  }, [jobs, key]);
 }

@@ -1,11 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { Redirect, useParams } from 'wouter';
 import { SERVICE_LABELS } from '../../shared/services';
 import { Page } from '../components/layout/page';
 import { Alert } from '../components/ui/alert';
 import { Button } from '../components/ui/button';
 import { Spinner } from '../components/ui/spinner';
-import { BatchProgressList, BatchReviewList, batchQuery, useStartBatchTransfer } from '../features/batches';
+import { BatchProgressList, BatchReviewList, useBatch, useStartBatchTransfer } from '../features/batches';
 import { useAuth } from '../hooks/use-auth';
 import { serverMessage } from '../lib/api-client';
 import { paths } from '../lib/paths';
@@ -22,7 +21,7 @@ const HEADLINES = {
 export default function BatchPage() {
   const { id = '' } = useParams<{ id: string }>();
   const { user, isLoading } = useAuth();
-  const batch = useQuery({ ...batchQuery(id), enabled: Boolean(user) });
+  const batch = useBatch(id, Boolean(user));
   const start = useStartBatchTransfer(id);
 
   if (isLoading) {

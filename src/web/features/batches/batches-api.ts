@@ -1,4 +1,4 @@
-import { queryOptions, useMutation } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import {
   type BatchRequest,
   type BatchStatus,
@@ -9,6 +9,7 @@ import {
 } from '../../../shared/api/batches';
 import { type MatchChoice, matchRowSchema, matchSetViewSchema } from '../../../shared/api/transfer';
 import { request } from '../../lib/api-client';
+import { useViewFollowingJobs } from '../../lib/job-progress';
 import { queryClient } from '../../lib/query-client';
 import { TRANSFERS_KEY, USAGE_KEY } from '../account';
 import { matchRulesChanged } from '../match-rules';
@@ -16,9 +17,6 @@ import { invalidatePlaylists } from '../playlists';
 
 /** Batches (issue 14 item 2): several playlists matched, reviewed once and moved by one job. */
 export const BATCHES_KEY = ['batches'] as const;
-
-/** How often a running batch is read again (its job writes progress a few times a second). */
-const POLL_MS = 1_000;
 
 export const batchQuery = (batchId: string) =>
   queryOptions({
@@ -37,11 +35,17 @@ export const batchQuery = (batchId: string) =>
       if (movedSince(before?.status, view.status)) void batchMoved(view);
       return view;
     },
-    refetchInterval: (query) => {
-      const status = query.state.data?.status;
-      return status === 'matching' || status === 'transferring' ? POLL_MS : false;
-    },
   });
+
+/** A batch, read again on its job's events while it is matched or moved (`useViewFollowingJobs`). */
+export function useBatch(batchId: string, enabled: boolean) {
+  const batch = useQuery({ ...batchQuery(batchId), enabled });
+  const status = batch.data?.status;
+  const jobId = batch.data?.jobId;
+  const running = status === 'matching' || status === 'transferring';
+  useViewFollowingJobs(batchQuery(batchId).queryKey, running && jobId ? [jobId] : []);
+  return batch;
+}
 
 /**
  * The batch finished moving since the last read: it was being moved then, or it was waiting for review

@@ -2,4 +2,4 @@
 export { BatchPicker } from './batch-picker';
 export { BatchProgressList } from './batch-progress';
 export { BatchReviewList } from './batch-review-list';
-export { BATCHES_KEY, batchQuery, useStartBatchTransfer } from './batches-api';
+export { BATCHES_KEY, batchQuery, useBatch, useStartBatchTransfer } from './batches-api';

@@ -1,4 +1,4 @@
-import { infiniteQueryOptions, queryOptions, useMutation } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import {
   disappearedSchema,
   historyPageSchema,
@@ -7,6 +7,7 @@ import {
 } from '../../../shared/api/history';
 import type { ServiceId } from '../../../shared/services';
 import { request } from '../../lib/api-client';
+import { isJobFinished, useJobProgress } from '../../lib/job-progress';
 import { queryClient } from '../../lib/query-client';
 
 /** A playlist's history (issue 21), keyed `['history', service, playlistId]`, newest first, page by page. */
@@ -38,7 +39,7 @@ export const disappearedQuery = () =>
       request(disappearedSchema, 'GET', '/api/history/disappeared', undefined, { signal }),
   });
 
-/** A restore's progress until it stops, then its verified count. */
+/** A restore's job and, once it has one, its verified count. */
 export const restoreStatusQuery = (jobId: string) =>
   queryOptions({
     queryKey: [...HISTORY_KEY, 'restores', jobId],
@@ -46,9 +47,15 @@ export const restoreStatusQuery = (jobId: string) =>
       request(restoreStatusSchema, 'GET', `/api/history/restores/${encodeURIComponent(jobId)}`, undefined, {
         signal,
       }),
-    refetchInterval: (query) =>
-      ['succeeded', 'failed', 'cancelled'].includes(query.state.data?.job.status ?? '') ? false : 1_000,
   });
+
+/** A restore under way: its progress from its job's events, its result read when the job has ended. */
+export function useRestoreStatus(jobId: string) {
+  const job = useJobProgress(jobId);
+  const ended = isJobFinished(job.data);
+  const status = useQuery({ ...restoreStatusQuery(jobId), enabled: ended });
+  return { job: job.data, result: ended ? status.data?.result : undefined };
+}
 
 /** Restore a version: `dryRun` answers what it would do; otherwise a job starts. */
 export function useRestoreVersion(service: ServiceId, playlistId: string) {

@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { HistoryTrack, HistoryVersion, RestoreStarted } from '../../../shared/api/history';
 import type { ServiceId } from '../../../shared/services';
@@ -6,7 +6,7 @@ import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { serverMessage } from '../../lib/api-client';
-import { historyQuery, restoreStatusQuery, useRestoreVersion } from './history-api';
+import { historyQuery, useRestoreStatus, useRestoreVersion } from './history-api';
 
 const CAUSES: Record<HistoryVersion['cause'], string> = {
   transfer: 'Crossfade (a transfer)',
@@ -47,9 +47,8 @@ function Changes({ label, tracks }: { label: string; tracks: HistoryTrack[] }) {
 
 /** A restore under way: its progress, then "verified N of N". */
 export function RestoreProgress({ jobId }: { jobId: string }) {
-  const status = useQuery(restoreStatusQuery(jobId));
-  if (!status.data) return <Spinner label="Starting the restore" />;
-  const { job, result } = status.data;
+  const { job, result } = useRestoreStatus(jobId);
+  if (!job) return <Spinner label="Starting the restore" />;
   if (job.status === 'failed') return <Alert variant="destructive">The restore stopped: {job.error}</Alert>;
   if (result)
     return (

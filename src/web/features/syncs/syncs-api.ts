@@ -3,6 +3,7 @@ import {
   type CreateSyncRequest,
   createSyncResponseSchema,
   type SyncList,
+  type SyncRun,
   type SyncRunStatus,
   syncListSchema,
   syncRunListSchema,
@@ -11,6 +12,7 @@ import {
 } from '../../../shared/api/syncs';
 import type { ServiceId } from '../../../shared/services';
 import { noContentSchema, request } from '../../lib/api-client';
+import { useViewFollowingJobs } from '../../lib/job-progress';
 import { queryClient } from '../../lib/query-client';
 import { invalidatePlaylists } from '../playlists';
 
@@ -26,11 +28,6 @@ export const syncsQuery = () =>
       void invalidateWhatRunsChanged(before, list);
       return list;
     },
-    // A run in progress changes its sync's last run: look again until every run has stopped.
-    refetchInterval: (query) =>
-      query.state.data?.syncs.some((sync) => ['queued', 'running'].includes(sync.lastRun?.status ?? ''))
-        ? 1_000
-        : false,
   });
 
 const UNDER_WAY: readonly SyncRunStatus[] = ['queued', 'running'];
@@ -67,13 +64,25 @@ export const syncRunsQuery = (syncId: string) =>
       request(syncRunListSchema, 'GET', `/api/syncs/${encodeURIComponent(syncId)}/runs`, undefined, {
         signal,
       }),
-    refetchInterval: (query) =>
-      query.state.data?.runs.some((run) => ['queued', 'running'].includes(run.status)) ? 1_000 : false,
   });
 
-export const useSyncs = () => useQuery(syncsQuery());
-export const useSyncRuns = (syncId: string, enabled: boolean) =>
-  useQuery({ ...syncRunsQuery(syncId), enabled });
+/** The jobs of the runs under way, whose events keep a view of them current. */
+const runningJobs = (runs: readonly (SyncRun | null | undefined)[]) =>
+  runs.flatMap((run) => (run?.jobId && UNDER_WAY.includes(run.status) ? [run.jobId] : []));
+
+/** The syncs, read again on the events of runs under way (a run changes its sync's last run). */
+export function useSyncs() {
+  const syncs = useQuery(syncsQuery());
+  useViewFollowingJobs(SYNCS_KEY, runningJobs(syncs.data?.syncs.map((sync) => sync.lastRun) ?? []));
+  return syncs;
+}
+
+/** A sync's runs, read again on the events of the runs under way. */
+export function useSyncRuns(syncId: string, enabled: boolean) {
+  const runs = useQuery({ ...syncRunsQuery(syncId), enabled });
+  useViewFollowingJobs(syncRunsQuery(syncId).queryKey, enabled ? runningJobs(runs.data?.runs ?? []) : []);
+  return runs;
+}
 
 /** Everything a sync action changes (the list and the sync's history) is read again. */
 const syncsChanged = () => queryClient.invalidateQueries({ queryKey: SYNCS_KEY });
