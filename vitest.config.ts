@@ -65,6 +65,8 @@ export default defineConfig({
     // file ran after the other. Most database and process tests wait on I/O, so four share two cores well.
     maxWorkers: Math.min(8, Math.max(4, availableParallelism())),
     sequence: { sequencer: SlowestFirst },
+    // Property tests from a fixed seed: no run depends on luck.
+    setupFiles: ['src/server/testing/fast-check-seed.ts'],
     ...(REPORT ? { reporters: ['default', 'json'], outputFile: { json: REPORT } } : {}),
     projects: [
       {

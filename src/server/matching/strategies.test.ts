@@ -163,7 +163,11 @@ describe('buildStrategies', () => {
   it('never leaves the title out of a rescue search (property)', () => {
     fc.assert(
       fc.property(
-        fc.stringMatching(/^[A-Za-z][A-Za-z ]{1,20}[A-Za-z]$/),
+        // Plain words: "ft", "with", "x" and the like credit the name after them (credits.ts), which the
+        // 'credits' search moves among the artists, as it should ("A ft B" found in a run of luck).
+        fc
+          .stringMatching(/^[A-Za-z][A-Za-z ]{1,20}[A-Za-z]$/)
+          .filter((title) => !/(?:^|\s)(?:feat|ft|featuring|with|vs|versus|x)(?=\s|$)/i.test(title)),
         fc.array(fc.stringMatching(/^[A-Z][a-z]{2,10}$/), { minLength: 1, maxLength: 4 }),
         fc.constantFrom('', ' (feat. Guest)', ' - Live', ' (prod. by Someone)', ' - Remastered 2011'),
         (title, artists, segment) => {
