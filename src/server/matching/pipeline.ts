@@ -251,7 +251,8 @@ async function findCandidates(
         : await lookups.search(strategy.query);
     if (strategy.kind === 'search') {
       state.searched = true;
-      if (!state.crowded) state.crowded = crowdedByLookAlikes(source, answer);
+      // Only an absent recording's album search asks (`worthSearching`): no other track prepares the page.
+      if (state.absent && !state.crowded) state.crowded = crowdedByLookAlikes(source, answer);
     }
     // A track the person cannot play where they are (Spotify's `is_playable: false`, an Apple song without
     // `playParams`) is never a candidate, however well it matches.
