@@ -1,8 +1,7 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MatchSetView } from '../../shared/api/transfer';
 import { connectService } from '../testing/connect-service';
+import { startCountingProxy } from '../testing/counting-proxy';
 import { startTestServer, type TestClient, type TestServer, testCatalog } from '../testing/test-server';
 import { waitUntil } from '../testing/wait-until';
 
@@ -13,32 +12,8 @@ import { waitUntil } from '../testing/wait-until';
 let server: TestServer;
 let client: TestClient;
 let userId: string;
-let proxy: Server;
-const calls: string[] = [];
-
-/** Forwards every request to the app's emulators and notes "METHOD path?query" first. */
-async function startCountingProxy(target: string): Promise<string> {
-  const targetUrl = new URL(target);
-  proxy = createServer((incoming, outgoing) => {
-    calls.push(`${incoming.method} ${incoming.url}`);
-    const forwarded = httpRequest(
-      {
-        host: targetUrl.hostname,
-        port: targetUrl.port,
-        method: incoming.method,
-        path: incoming.url,
-        headers: incoming.headers,
-      },
-      (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      },
-    );
-    incoming.pipe(forwarded);
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-}
+let proxy: Awaited<ReturnType<typeof startCountingProxy>>;
+let calls: string[];
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -51,10 +26,12 @@ beforeAll(async () => {
   userId = (registered.body as { user: { id: string } }).user.id;
   await connectService(client, 'spotify');
   await connectService(client, 'apple');
-  server.deps.providers.internalOrigin = await startCountingProxy(server.url);
+  proxy = await startCountingProxy(server.url);
+  calls = proxy.calls;
+  server.deps.providers.internalOrigin = proxy.url;
 }, 120_000);
 afterAll(async () => {
-  await new Promise((resolve) => proxy.close(resolve));
+  await proxy.close();
   await server.close();
 });
 
