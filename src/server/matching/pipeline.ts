@@ -131,7 +131,9 @@ class LookupService {
     return isrcs.filter((isrc) => !found.has(isrc));
   }
 
-  search(query: TrackQuery): Promise<NormalizedTrack[]> {
+  search(built: TrackQuery): Promise<NormalizedTrack[]> {
+    // Two strategies' queries that the service reads alike are one search, one call and one cache entry.
+    const query = this.destination.searchAs?.(built) ?? built;
     const key = queryKey(query);
     const pending = this.inFlight.get(key);
     if (pending) return pending;

@@ -182,7 +182,18 @@ export interface MusicProvider {
    * albumCollectionId(albumId) (a saved album's tracks in album order).
    */
   getPlaylist(playlistId: string, options?: PlaylistReadOptions): Promise<PlaylistContents>;
+  /**
+   * A playlist's entries in order, without its details, where those are a call of their own (Apple): a
+   * read-back needs only the entries. A playlist that is not found (or not yet shown) reads as empty.
+   */
+  getPlaylistEntries?(playlistId: string): Promise<PlaylistEntry[]>;
   searchTracks(query: TrackQuery, options?: { limit?: number; region?: string }): Promise<NormalizedTrack[]>;
+  /**
+   * The query as this service reads it, where differently built queries ask it the same thing (Apple
+   * searches one free-text term: title + artist as fields and the same words as text are one search), so
+   * the matcher sends each distinct search once. Absent: every query is read as built.
+   */
+  searchAs?(query: TrackQuery): TrackQuery;
   /** ISRCs are upper-cased and validated by the caller; the answer maps each ISRC to every track carrying it. */
   lookupIsrcs(isrcs: string[], options?: { region?: string }): Promise<Map<string, NormalizedTrack[]>>;
   getTrack(trackId: string, options?: { region?: string }): Promise<NormalizedTrack | null>;

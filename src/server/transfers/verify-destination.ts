@@ -94,6 +94,8 @@ const nameKey = (name: string, artists: readonly string[]) =>
 
 async function readEntries(destination: MusicProvider, playlistId: string): Promise<PlaylistEntry[]> {
   try {
+    // The entries alone where the playlist's details are a call of their own: verifying needs no name.
+    if (destination.getPlaylistEntries) return await destination.getPlaylistEntries(playlistId);
     return (await destination.getPlaylist(playlistId)).entries;
   } catch (error) {
     // A playlist created moments ago may not show yet on Apple: nothing is there as far as reads go.

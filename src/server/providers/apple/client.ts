@@ -106,6 +106,9 @@ export const APPLE_WRITE_SETTLE_MS = 6_000;
  * (uploads, songs Apple dropped) are reported as skipped rather than lost. Catalog calls use the person's
  * storefront unless a region is given. Playlists are append-only on Apple (see `APPLE_PLAYLISTS_APPEND_ONLY`).
  */
+const searchTerm = (query: TrackQuery) =>
+  (query.text ?? [query.title, query.artist, query.album].filter(Boolean).join(' ')).trim();
+
 export class AppleMusicProvider implements MusicProvider {
   readonly service = 'apple' as const;
   readonly addBatchSize = PAGE_SIZE;
@@ -188,6 +191,11 @@ export class AppleMusicProvider implements MusicProvider {
     };
   }
 
+  async getPlaylistEntries(playlistId: string): Promise<PlaylistEntry[]> {
+    // The tracks' first page answers 404 for a playlist not found as for an empty one: both read as empty.
+    return this.readPlaylistTracks(playlistId);
+  }
+
   /**
    * A library playlist's tracks in order. The first page tells the length: the others are asked a few at
    * a time (each a call of its own, as one after another; a 10,000-track read back is 100 pages), then
@@ -244,11 +252,16 @@ export class AppleMusicProvider implements MusicProvider {
     return pages.entries;
   }
 
+  /** Apple's search takes one term: the fields of a query are its words, one after another. */
+  searchAs(query: TrackQuery): TrackQuery {
+    return { text: searchTerm(query) };
+  }
+
   async searchTracks(
     query: TrackQuery,
     options?: { limit?: number; region?: string },
   ): Promise<NormalizedTrack[]> {
-    const term = (query.text ?? [query.title, query.artist, query.album].filter(Boolean).join(' ')).trim();
+    const term = searchTerm(query);
     if (term === '') return [];
     const storefront = await this.region(options?.region);
     const limit = Math.min(Math.max(1, Math.floor(options?.limit ?? 10)), MAX_SEARCH_LIMIT);
