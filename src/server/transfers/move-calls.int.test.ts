@@ -103,10 +103,10 @@ describe('one 200-track playlist moved from Spotify to Apple Music, counted on t
     const distinctIsrcs = new Set(onSpotify.map((track) => track.isrc)).size;
     const pages = (count: number, size: number) => Math.ceil(count / size);
     expect(countByEndpoint(matchCalls)).toEqual({
-      // Who the person is (whose playlist), the playlist, its items 50 to a page.
+      // Who the person is (whose playlist), the playlist with its first 100 items, the rest 50 to a page.
       [`GET ${SPOTIFY}/me`]: 1,
-      [`GET ${SPOTIFY}/playlists/:id?market`]: 1,
-      [`GET ${SPOTIFY}/playlists/:id/items?additional_types&limit&market&offset`]: pages(TRACKS, 50),
+      [`GET ${SPOTIFY}/playlists/:id?additional_types&market`]: 1,
+      [`GET ${SPOTIFY}/playlists/:id/items?additional_types&limit&market&offset`]: pages(TRACKS - 100, 50),
       // Every distinct ISRC once, 25 to a call (Apple's most).
       [`GET ${APPLE}/catalog/de/songs?filter[isrc]`]: pages(distinctIsrcs, 25),
       // The songs no ISRC answer settled (six stay unmatched): each distinct term once.

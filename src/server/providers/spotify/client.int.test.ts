@@ -88,7 +88,7 @@ describe('SpotifyProvider against the sandbox', () => {
     expect(neon?.kind === 'track' && neon.track.availability).toEqual({ playable: false });
   });
 
-  it('reads a 120-track playlist page by page at 50', async () => {
+  it('reads a 120-track playlist: the first 100 with the playlist, the rest page by page at 50', async () => {
     sandbox = await startSandbox();
     const { provider } = await connectedProvider(sandbox);
     const heard: PlaylistEntry[][] = [];
@@ -102,7 +102,8 @@ describe('SpotifyProvider against the sandbox', () => {
     expect(entries.every((e, i) => e.kind === 'track' && e.track.name.startsWith(`Mile ${i + 1} `))).toBe(
       true,
     );
-    expect(provider.http.callCounts.get('GET /sandbox/spotify/api/v1/playlists/{id}/items')).toBe(3);
+    expect(provider.http.callCounts.get('GET /sandbox/spotify/api/v1/playlists/{id}')).toBe(1);
+    expect(provider.http.callCounts.get('GET /sandbox/spotify/api/v1/playlists/{id}/items')).toBe(1);
   });
 
   it('finds a song by title and artist, the plain version first', async () => {

@@ -33,6 +33,7 @@ import {
   createdPlaylistSchema,
   playlistItemsPageSchema,
   playlistPageSchema,
+  playlistWithItemsSchema,
   type SpotifyAlbum,
   type SpotifySimplifiedAlbum,
   type SpotifySimplifiedPlaylist,
@@ -40,7 +41,6 @@ import {
   savedTracksPageSchema,
   searchSchema,
   severalTracksSchema,
-  simplifiedPlaylistSchema,
   simplifiedTrackSchema,
   snapshotSchema,
   trackSchema,
@@ -112,6 +112,13 @@ export function buildSearchQuery(query: TrackQuery): string {
   return parts.join(' ');
 }
 
+type ItemsPage = z.infer<typeof playlistItemsPageSchema>;
+
+/** The playlist's embedded first page of items, when the answer holds one (not just the count). */
+function firstItemsPage(embedded: ItemsPage | { total: number } | null | undefined): ItemsPage | undefined {
+  return embedded && 'items' in embedded && embedded.offset === 0 ? embedded : undefined;
+}
+
 export class SpotifyProvider implements MusicProvider {
   readonly service = 'spotify' as const;
   readonly addBatchSize = ADD_BATCH;
@@ -179,15 +186,16 @@ export class SpotifyProvider implements MusicProvider {
     if (collection?.kind === 'album') return this.readAlbum(collection.albumId, options);
     const me = await this.getCurrentUser();
     const market = this.options.market;
-    const playlist = await this.request(simplifiedPlaylistSchema, {
+    const additionalTypes = 'track,episode';
+    const playlist = await this.request(playlistWithItemsSchema, {
       url: `playlists/${encodeURIComponent(playlistId)}`,
-      query: { market },
+      query: { market, additional_types: additionalTypes },
     });
     const itemsUrl = `playlists/${encodeURIComponent(playlistId)}/items`;
     const pageAt = (offset: number) =>
       this.request(playlistItemsPageSchema, {
         url: itemsUrl,
-        query: { limit: PAGE_SIZE, offset, market, additional_types: 'track,episode' },
+        query: { limit: PAGE_SIZE, offset, market, additional_types: additionalTypes },
       });
     const pages = new PagesInOrder(
       (page: z.infer<typeof playlistItemsPageSchema>) =>
@@ -195,9 +203,11 @@ export class SpotifyProvider implements MusicProvider {
       options?.onEntries,
     );
     try {
-      // The first page tells the length; the others are asked a few at a time (each a call of its own, as
-      // one after another), and kept in order.
-      const first = await pageAt(0);
+      // The first page (up to 100 items, with the playlist where the reader may see them: a call saved)
+      // tells the length; the others are asked a few at a time (each a call of its own, as one after
+      // another), and kept in order.
+      const embedded = firstItemsPage(playlist.items ?? playlist.tracks);
+      const first = embedded ?? (await pageAt(0));
       let read = first.items.length;
       options?.onPage?.(read, first.total);
       pages.add(0, first);

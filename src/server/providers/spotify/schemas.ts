@@ -99,6 +99,19 @@ export const playlistPageSchema = pagingSchema(simplifiedPlaylistSchema.nullable
 /** Raw items: each is parsed on its own (see toPlaylistEntry), so one odd item never fails the page. */
 export const playlistItemsPageSchema = pagingSchema(z.unknown());
 
+/**
+ * A playlist as GET /playlists/{id} answers it: with the first page of its items (up to 100) where the
+ * reader may see them, else (development mode, someone else's playlist) their count alone.
+ */
+const firstItemsSchema = z.union([
+  playlistItemsPageSchema,
+  z.object({ total: z.number().int().nonnegative() }),
+]);
+export const playlistWithItemsSchema = simplifiedPlaylistSchema.extend({
+  items: firstItemsSchema.nullish(),
+  tracks: firstItemsSchema.nullish(),
+});
+
 export const createdPlaylistSchema = z.object({
   id: z.string(),
   external_urls: z.object({ spotify: z.string() }).partial().nullish(),
