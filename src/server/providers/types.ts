@@ -256,6 +256,11 @@ export interface PlaylistReadOptions {
    */
   onEntries?: (entries: PlaylistEntry[]) => void;
   /**
+   * Awaited before each page after the first is asked for, so a caller that works through the entries as
+   * they come can hold the read to what it will use soon (see SourceFeed). Album reads do not wait on it.
+   */
+  beforePage?: () => Promise<void>;
+  /**
    * The entries are only heard through `onEntries`: a read of Liked Songs / favourites answers with none,
    * so a library of 100,000 songs is never held whole (issue 25). Other reads may still answer with all.
    */

@@ -6,11 +6,24 @@ import type { AddressInfo } from 'node:net';
  * forwarding it (real HTTP both ways), so a test counts the calls a job makes on the wire. Point the
  * app's clients at it with `deps.providers.internalOrigin = proxy.url`.
  */
-export async function startCountingProxy(target: string) {
+export async function startCountingProxy(
+  target: string,
+  options: {
+    /** A service's bad moment: a call this answers true for gets a bare 503 (noted "→ 503") instead. */
+    refuse?: (call: string) => boolean;
+  } = {},
+) {
   const targetUrl = new URL(target);
   const calls: string[] = [];
   const server = createServer((incoming, outgoing) => {
-    calls.push(`${incoming.method} ${incoming.url}`);
+    const call = `${incoming.method} ${incoming.url}`;
+    if (options.refuse?.(call)) {
+      calls.push(`${call} → 503`);
+      incoming.resume();
+      outgoing.writeHead(503).end();
+      return;
+    }
+    calls.push(call);
     const forwarded = httpRequest(
       {
         host: targetUrl.hostname,

@@ -14,6 +14,20 @@ let client: TestClient;
 let userId: string;
 let proxy: Awaited<ReturnType<typeof startCountingProxy>>;
 let calls: string[];
+/**
+ * An outage of Apple Music: after this many more Apple calls, the proxy answers every Apple call 503 until
+ * it has refused one call five times (the client's first try and its four retries: that run fails).
+ */
+let appleCallsBeforeOutage = Number.POSITIVE_INFINITY;
+const refusedInOutage = new Map<string, number>();
+function inAppleOutage(call: string): boolean {
+  const url = call.split(' ')[1] ?? '';
+  if (!url.startsWith('/sandbox/apple/') || appleCallsBeforeOutage-- > 0) return false;
+  const refused = (refusedInOutage.get(url) ?? 0) + 1;
+  refusedInOutage.set(url, refused);
+  if (refused === 5) appleCallsBeforeOutage = Number.POSITIVE_INFINITY;
+  return true;
+}
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -26,7 +40,7 @@ beforeAll(async () => {
   userId = (registered.body as { user: { id: string } }).user.id;
   await connectService(client, 'spotify');
   await connectService(client, 'apple');
-  proxy = await startCountingProxy(server.url);
+  proxy = await startCountingProxy(server.url, { refuse: inAppleOutage });
   calls = proxy.calls;
   server.deps.providers.internalOrigin = proxy.url;
 }, 120_000);
@@ -99,6 +113,50 @@ describe('a match job against Apple Music, counted on the wire', () => {
     );
     expect(calls.filter((call) => call.includes('/sandbox/apple/') && call.includes('/catalog/'))).toEqual(
       [],
+    );
+  });
+
+  it('stops mid-way when Apple fails, still reads its source once, and finishes every row in order', async () => {
+    // Tracks no earlier test matched (the lookup cache is shared): five chunks, so that the read is still
+    // held back, pages short of the end, when the first run stops.
+    const onSpotify = testCatalog()
+      .tracks.filter((track) => track.spotify !== null)
+      .slice(1_000, 2_000);
+    const spotify = await server.deps.providers.forUser(userId, 'spotify');
+    const playlist = await spotify.createPlaylist('Interrupted');
+    await spotify.addTracks(
+      playlist.id,
+      onSpotify.map((track) => `spotify:track:${track.spotify?.id}`),
+    );
+
+    calls.length = 0;
+    // Apple fails from its 13th call until one call has failed five times: the job's first run stops in an
+    // early chunk, while the read of the source is still held back (decision 0046), and the job runs again.
+    appleCallsBeforeOutage = 12;
+    const started = await client.post('/api/match', {
+      sourceService: 'spotify',
+      destinationService: 'apple',
+      playlistId: playlist.id,
+    });
+    const matched = await waitUntil(
+      async () =>
+        (await client.get(`/api/match/${(started.body as MatchSetView).matchSetId}`)).body as MatchSetView,
+      (view) => view.status !== 'matching',
+      120_000,
+    );
+    expect(Math.max(...refusedInOutage.values())).toBe(5);
+    expect(matched.status).toBe('ready');
+    expect(matched.results.map((row) => row.sourceTrack?.id)).toEqual(onSpotify.map((t) => t.spotify?.id));
+
+    // The source was read once, every page of it, though the first run stopped before it needed the last:
+    // the playlist with its first 100 items (Spotify embeds them), then each later page of 50 once.
+    const path = (call: string) => new URL(call.split(' ')[1] ?? '', 'http://x');
+    const playlistReads = calls.filter((call) => path(call).pathname.endsWith(`/playlists/${playlist.id}`));
+    expect(playlistReads).toHaveLength(1);
+    const pages = calls.filter((call) => call.includes(`/playlists/${playlist.id}/items`));
+    const offsets = pages.map((call) => Number(path(call).searchParams.get('offset')));
+    expect(offsets.sort((a, b) => a - b)).toEqual(
+      Array.from({ length: (onSpotify.length - 100) / 50 }, (_, page) => 100 + page * 50),
     );
   });
 });

@@ -126,6 +126,7 @@ function readSourceEntries(
           .catch(() => {});
       },
       onEntries: keep,
+      beforePage: () => feed.roomToRead(heard),
       // A library collection has no history to record (history-hooks.ts): nothing needs it whole.
       entriesHeardOnly: parseCollectionId(set.sourcePlaylistId) !== null,
     }).catch((error: unknown) => {
@@ -309,7 +310,11 @@ export function createMatchJobHandler(deps: AppDeps) {
     if (!set) throw new PermanentJobError('The match run no longer exists.');
     let cache: DatabaseMatchCache | undefined;
     let storing: Promise<void> = Promise.resolve();
-    const feed = new SourceFeed();
+    /** Rows of this run are stored in order up to this position (checkpointed or not). */
+    let storedSoFar = 0;
+    // One chunk read beyond what the chunk being matched and its look-ahead need: the next is ready
+    // when it is asked for, and the read takes no more of the process's time before then.
+    const feed = new SourceFeed(CHUNK);
     /** The source's stored copy, written once the read is whole (see readSourceEntries). */
     const sourceStored = readSourceEntries(deps, set, context, feed);
     let sourceKept = false;
@@ -373,6 +378,7 @@ export function createMatchJobHandler(deps: AppDeps) {
         storing = (async () => {
           await writeCache.flush();
           await insertMatchRows(deps.db, rows);
+          storedSoFar = storedUpTo;
           if (!sourceKept) return;
           await context.checkpoint({ storedUpTo } satisfies MatchJobState, {
             done: storedUpTo,
@@ -395,12 +401,26 @@ export function createMatchJobHandler(deps: AppDeps) {
       await updateMatchSet(deps.db, set.id, { status: 'ready' });
       return { matchSetId: set.id, total };
     } catch (error) {
+      // The read is held back no longer: its copy is kept before the job gives up its turn.
+      feed.release();
       // The chunk being stored finishes first (its checkpoint is the resume point). Answers paid for
       // before the failure (a long rate-limit wait requeues the job mid-chunk) are kept, so the next run
       // does not ask the service again.
-      await storing.catch(() => undefined);
-      await sourceStored.catch(() => undefined);
+      const stored = await storing.then(
+        () => true,
+        () => false,
+      );
+      const kept = await sourceStored.then(
+        () => true,
+        () => false,
+      );
       await cache?.flush().catch(() => undefined);
+      // Chunks stored while the read went on have no checkpoint (none comes before the copy is kept), and
+      // with the read held back that can be most of them: now that the copy is kept, the last is the
+      // resume point, so a requeued run does not match them again.
+      if (stored && kept && storedSoFar > (context.state?.storedUpTo ?? 0)) {
+        await context.checkpoint({ storedUpTo: storedSoFar }).catch(() => undefined);
+      }
       const classified = classifyJobError(error);
       if (classified instanceof PermanentJobError) {
         await updateMatchSet(deps.db, set.id, { status: 'failed' });

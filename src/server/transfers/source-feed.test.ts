@@ -30,3 +30,33 @@ describe('a source feed', () => {
     await expect(feed.waitFor(1)).rejects.toThrow('Spotify did not answer');
   });
 });
+
+describe('a source feed that holds its read back', () => {
+  it('lets the read run a set distance ahead of what matching asked for, and no further', async () => {
+    const feed = new SourceFeed(200);
+    let room = false;
+    const asking = feed.roomToRead(200).then(() => {
+      room = true;
+    });
+    await feed.roomToRead(150);
+    await Promise.resolve();
+    expect(room).toBe(false);
+    // Matching asks for the first 300 entries: the read may go on to 500.
+    const first = feed.waitFor(300);
+    await asking;
+    expect(room).toBe(true);
+    let beyond = false;
+    const past = feed.roomToRead(500).then(() => {
+      beyond = true;
+    });
+    feed.advance(500);
+    await first;
+    await Promise.resolve();
+    expect(beyond).toBe(false);
+    // Once matching stops (a failure that requeues the job), the read is held no more.
+    feed.release();
+    await past;
+    expect(beyond).toBe(true);
+    await feed.roomToRead(10_000);
+  });
+});

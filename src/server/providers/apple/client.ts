@@ -231,6 +231,7 @@ export class AppleMusicProvider implements MusicProvider {
         [...offsets.entries()],
         PAGE_CONCURRENCY,
         async ([index, offset]) => {
+          await options?.beforePage?.();
           const page = await pageAt(tracksUrl, offset);
           read += page.data.length;
           options?.onPage?.(read, total);
@@ -243,6 +244,7 @@ export class AppleMusicProvider implements MusicProvider {
     }
     let next = last.next;
     while (next) {
+      await options?.beforePage?.();
       const page = await pageAt(next);
       pages.add(count++, page);
       read += page.data.length;
@@ -440,6 +442,7 @@ export class AppleMusicProvider implements MusicProvider {
     let pages = 0;
     while (url) {
       if (pages === maxPages) return { entries, read, complete: false };
+      if (pages > 0) await options?.beforePage?.();
       // An empty library answers 404: no favourites.
       const page: z.infer<typeof libraryTracksPageSchema> = await this.orEmpty(
         this.library(libraryTracksPageSchema, { url, query: { limit: PAGE_SIZE, include: 'catalog' } }),

@@ -216,6 +216,7 @@ export class SpotifyProvider implements MusicProvider {
         for (let offset = first.items.length; offset < first.total; offset += PAGE_SIZE) offsets.push(offset);
       }
       await mapWithConcurrency([...offsets.entries()], PAGE_CONCURRENCY, async ([index, offset]) => {
+        await options?.beforePage?.();
         const page = await pageAt(offset);
         read += page.items.length;
         options?.onPage?.(read, first.total);
@@ -383,6 +384,7 @@ export class SpotifyProvider implements MusicProvider {
     let url: string | null = 'me/tracks';
     let query: RequestOptions['query'] = { limit: PAGE_SIZE, offset: 0, market: this.options.market };
     while (url !== null) {
+      if (read > 0) await options?.beforePage?.();
       const page: z.infer<typeof savedTracksPageSchema> = await this.request(savedTracksPageSchema, {
         url,
         ...(query ? { query } : {}),
