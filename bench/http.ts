@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { connectService } from '../src/server/testing/connect-service';
-import { freePort } from '../src/server/testing/server-process';
+import { deploymentNodeFlags, freePort } from '../src/server/testing/server-process';
 import { TestClient } from '../src/server/testing/test-server';
 import { waitUntil } from '../src/server/testing/wait-until';
 import type { FetchPlaylistTracksResponse, PlaylistSummary } from '../src/shared/api/playlists';
@@ -234,7 +234,7 @@ async function benchApp(
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'crossfade-bench-http-'));
-  const app = spawnNode(['scripts/start.mjs'], {
+  const app = spawnNode([...deploymentNodeFlags('src/server/main.ts'), 'scripts/start.mjs'], {
     ...env,
     DATA_DIR: dataDir,
     PORT: String(port),

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { isConnectionFailure } from './expected-errors';
@@ -45,9 +46,21 @@ export function entryCommand(entry: string): string[] {
   return bundle && compiled ? [join(bundle, compiled)] : ['--import', 'tsx', entry];
 }
 
+/**
+ * The Node flags a deployment runs an entry point with: those `npm start` and `npm run worker` give it in
+ * package.json (the V8 heap limit, decision 0045), so tests and benchmarks run the server as it is run.
+ */
+export function deploymentNodeFlags(entry: string): string[] {
+  const script = { 'src/server/main.ts': 'start', 'src/server/worker.ts': 'worker' }[entry];
+  if (!script) return [];
+  const line: string = JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')).scripts[script];
+  return line.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+const PACKAGE_JSON = new URL('../../../package.json', import.meta.url);
+
 /** Spawns an entry point and collects its output. */
 function spawnEntry(entry: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, entryCommand(entry), {
+  const child = spawn(process.execPath, [...deploymentNodeFlags(entry), ...entryCommand(entry)], {
     env: {
       ...process.env,
       LOG_LEVEL: 'warn',
