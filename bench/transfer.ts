@@ -216,15 +216,17 @@ async function runDirection(
       .filter((track) => !isrcsThere.has(track.isrc))
       .map((track) => `${track.title}|${track.artists.join(', ')}`),
   ).size;
+  // Spotify's playlist object carries its first 100 items; the rest come 50 a page.
+  const spotifyPlaylistRead = (tracks: number) => 1 + Math.ceil(Math.max(0, tracks - 100) / 50);
   const minimum = {
-    reads: from === 'spotify' ? 1 + Math.ceil(n / 50) : 1 + Math.ceil(n / 100),
+    reads: from === 'spotify' ? spotifyPlaylistRead(n) : 1 + Math.ceil(n / 100),
     isrcLookups: to === 'apple' ? Math.ceil(distinctIsrcs.size / 25) : distinctIsrcs.size,
     searches: absentIsrcs,
     create: 1,
     adds: Math.ceil(added / 100),
     // Verify every write (issue 14): a correct transfer reads its destination back once, as the source is
-    // read (Spotify pages playlist items 50 at a time, Apple library tracks 100).
-    readBack: to === 'spotify' ? 1 + Math.ceil(added / 50) : Math.ceil(added / 100),
+    // read (Spotify: the playlist with its first 100 items, then 50 a page; Apple library tracks 100).
+    readBack: to === 'spotify' ? spotifyPlaylistRead(added) : Math.ceil(added / 100),
   };
   const minimumTotal = Object.values(minimum).reduce((a, b) => a + b, 0);
   const minimumBy: Record<ServiceId, number> = { spotify: 0, apple: 0 };
