@@ -49,6 +49,21 @@ afterAll(async () => {
   await server.close();
 });
 
+/** Matches a Spotify playlist for Apple Music as step 3 does, and waits for the job to end. */
+async function matchToApple(playlistId: string): Promise<MatchSetView> {
+  const started = await client.post('/api/match', {
+    sourceService: 'spotify',
+    destinationService: 'apple',
+    playlistId,
+  });
+  return waitUntil(
+    async () =>
+      (await client.get(`/api/match/${(started.body as MatchSetView).matchSetId}`)).body as MatchSetView,
+    (view) => view.status !== 'matching',
+    120_000,
+  );
+}
+
 describe('a match job against Apple Music, counted on the wire', () => {
   it('sends full ISRC batches across chunk boundaries, and at most three searches per recording Apple lacks', async () => {
     const catalog = testCatalog();
@@ -66,17 +81,7 @@ describe('a match job against Apple Music, counted on the wire', () => {
     expect(absentIsrcs.length).toBeGreaterThanOrEqual(5);
 
     calls.length = 0;
-    const started = await client.post('/api/match', {
-      sourceService: 'spotify',
-      destinationService: 'apple',
-      playlistId: playlist.id,
-    });
-    const matched = await waitUntil(
-      async () =>
-        (await client.get(`/api/match/${(started.body as MatchSetView).matchSetId}`)).body as MatchSetView,
-      (view) => view.status !== 'matching',
-      120_000,
-    );
+    const matched = await matchToApple(playlist.id);
     expect(matched.status).toBe('ready');
     expect(matched.results).toHaveLength(530);
 
@@ -100,17 +105,7 @@ describe('a match job against Apple Music, counted on the wire', () => {
 
     // A second run of the same playlist is answered from the shared lookup cache.
     calls.length = 0;
-    const again = await client.post('/api/match', {
-      sourceService: 'spotify',
-      destinationService: 'apple',
-      playlistId: playlist.id,
-    });
-    await waitUntil(
-      async () =>
-        (await client.get(`/api/match/${(again.body as MatchSetView).matchSetId}`)).body as MatchSetView,
-      (view) => view.status !== 'matching',
-      120_000,
-    );
+    await matchToApple(playlist.id);
     expect(calls.filter((call) => call.includes('/sandbox/apple/') && call.includes('/catalog/'))).toEqual(
       [],
     );
@@ -133,17 +128,7 @@ describe('a match job against Apple Music, counted on the wire', () => {
     // Apple fails from its 13th call until one call has failed five times: the job's first run stops in an
     // early chunk, while the read of the source is still held back (decision 0046), and the job runs again.
     appleCallsBeforeOutage = 12;
-    const started = await client.post('/api/match', {
-      sourceService: 'spotify',
-      destinationService: 'apple',
-      playlistId: playlist.id,
-    });
-    const matched = await waitUntil(
-      async () =>
-        (await client.get(`/api/match/${(started.body as MatchSetView).matchSetId}`)).body as MatchSetView,
-      (view) => view.status !== 'matching',
-      120_000,
-    );
+    const matched = await matchToApple(playlist.id);
     expect(Math.max(...refusedInOutage.values())).toBe(5);
     expect(matched.status).toBe('ready');
     expect(matched.results.map((row) => row.sourceTrack?.id)).toEqual(onSpotify.map((t) => t.spotify?.id));
