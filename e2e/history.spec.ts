@@ -59,11 +59,15 @@ test.describe('History of a playlist', () => {
     await expect(versions.nth(0)).toContainText(before[0]?.name ?? '');
     await expect(versions.nth(1)).toContainText('Crossfade (a backup)');
 
-    const first = versions.nth(1);
+    // Found by what it is, not where: the restore adds a version on top of the list.
+    const first = versions.filter({ hasText: 'Crossfade (a backup)' });
     await first.getByRole('button', { name: 'Preview restore' }).click();
     await expect(first).toContainText(`Afterwards the playlist holds ${before.length} tracks`);
     await first.getByRole('button', { name: 'Restore this version' }).click();
     await expect(first.getByRole('status')).toContainText(`verified ${before.length} of ${before.length}`);
+    await expect(versions).toHaveCount(3);
+    await expect(versions.nth(0)).toContainText('Crossfade (a restore or undo)');
+    await expect(versions.nth(0)).toContainText(`${before.length} tracks`);
     const after = (await spotify.getPlaylist(roadTrip.id)).entries.flatMap((entry) =>
       entry.kind === 'track' ? [entry.track.uri] : [],
     );

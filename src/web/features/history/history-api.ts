@@ -1,4 +1,5 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import {
   disappearedSchema,
   historyPageSchema,
@@ -49,11 +50,22 @@ export const restoreStatusQuery = (jobId: string) =>
       }),
   });
 
-/** A restore under way: its progress from its job's events, its result read when the job has ended. */
+/**
+ * A restore under way: its progress from its job's events, its result read when the job has ended. Its
+ * end also reads the histories again: the restore wrote a version of its own (which the read at its
+ * start, `useRestoreVersion`, was too early to see).
+ */
 export function useRestoreStatus(jobId: string) {
   const job = useJobProgress(jobId);
   const ended = isJobFinished(job.data);
   const status = useQuery({ ...restoreStatusQuery(jobId), enabled: ended });
+  useEffect(() => {
+    if (!ended) return;
+    void queryClient.invalidateQueries({
+      queryKey: HISTORY_KEY,
+      predicate: (query) => query.queryKey[1] !== 'restores',
+    });
+  }, [ended]);
   return { job: job.data, result: ended ? status.data?.result : undefined };
 }
 
