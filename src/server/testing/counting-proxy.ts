@@ -49,13 +49,23 @@ export async function startCountingProxy(
 }
 
 /**
- * A call's endpoint: its method and path with each id (a segment holding a digit) as `:id`, and the names
- * of its query parameters, so calls to one endpoint count together whatever they ask for.
+ * Whether a path segment names one thing rather than a kind of thing: an id holds a digit or a dot (Apple's
+ * `p.…`, `i.…`, numbers; the `v1` of a version too) or is long. Spotify's ids are 22 letters and digits,
+ * and about one in fifty has no digit at all, so length must tell them too; the APIs' words are short.
+ */
+const isIdSegment = (segment: string) => /[\d.]/.test(segment) || segment.length >= 16;
+
+/**
+ * A call's endpoint: its method and path with each id as `:id`, and the names of its query parameters, so
+ * calls to one endpoint count together whatever they ask for.
  */
 export function endpointOf(call: string): string {
   const [method = '', target = ''] = call.split(' ');
   const url = new URL(target, 'http://proxy');
-  const path = url.pathname.replace(/\/[^/]*\d[^/]*(?=\/|$)/g, '/:id');
+  const path = url.pathname
+    .split('/')
+    .map((segment) => (segment !== '' && isIdSegment(segment) ? ':id' : segment))
+    .join('/');
   const params = [...url.searchParams.keys()].sort().join('&');
   return `${method} ${path}${params ? `?${params}` : ''}`;
 }
