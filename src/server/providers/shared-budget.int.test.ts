@@ -83,6 +83,7 @@ describe.skipIf(!usesRealPostgres())('SharedBudget', () => {
               validMs: 100,
               reportEveryMs: 10,
               learnTrimMs: 0,
+              recountAfterMs: 100,
             }),
             { windowMs },
           ),
@@ -114,8 +115,28 @@ describe.skipIf(!usesRealPostgres())('SharedBudget', () => {
         );
         return outcomes;
       };
-      return { a, b, send, learn, callOn };
+      return { a, b, service, send, call, learn, callOn };
     }
+
+    it('raises a budget learned short once the calls in flight at the first refusal are answered (decision 0048)', async () => {
+      const { a, b, service, call, callOn } = twoProcesses();
+      // Process b's call reaches the service first, but its answer is still on its way back...
+      const slow = await b.acquire(turn, 10_000);
+      expect(service.take()).toBe(0);
+      // ... when process a's calls fill the window: the refusal teaches what had been answered, 3 of 4.
+      for (let index = 0; index < 3; index++) expect(await call(a)).toEqual({ accepted: true, paced: false });
+      expect(await call(a)).toEqual({ accepted: false, paced: false });
+      expect((a.source as SharedBudget).learnedBudget).toBe(3);
+      // The answer arrives and is reported; counted again, the window held 4: the service's own budget.
+      b.release(slow, true);
+      await sleep(300);
+      expect((a.source as SharedBudget).learnedBudget).toBe(4);
+      // And not one too many: calling flat out for a window and a half, nothing paced is refused.
+      await sleep(windowMs + 100);
+      const outcomes = await callOn(windowMs * 1.5);
+      expect(outcomes.length).toBeGreaterThan(4);
+      expect(outcomes.filter((outcome) => !outcome.accepted)).toEqual([]);
+    }, 30_000);
 
     it('counts a slot until its answer however late the call is sent', async () => {
       const { a, send, learn, callOn } = twoProcesses();

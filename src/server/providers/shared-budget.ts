@@ -4,6 +4,7 @@ import {
   type BudgetKey,
   type BudgetTiming,
   learnBudget,
+  recountBudget,
   reportSlots,
   type SlotReport,
   takeSlots,
@@ -41,6 +42,8 @@ export interface SharedBudgetOptions {
   reportEveryMs?: number;
   /** Calls reported this close to the window's start are left out when learning (LEARN_TRIM_MS). */
   learnTrimMs?: number;
+  /** How long after learning the budget the window is counted again (RECOUNT_AFTER_MS). */
+  recountAfterMs?: number;
   now?: () => number;
 }
 
@@ -53,6 +56,11 @@ const DEFAULT_IN_FLIGHT_MS = 60_000;
  * service no longer counts would learn too high a budget.
  */
 const LEARN_TRIM_MS = 1_000;
+/**
+ * The window is counted again this long after the budget was learned (`recountBudget`): long enough for
+ * the calls in flight at the first refusal to be answered and every process to report them (every 100 ms).
+ */
+const RECOUNT_AFTER_MS = 2_000;
 
 export class SharedBudget implements SlotSource {
   paced = false;
@@ -67,6 +75,7 @@ export class SharedBudget implements SlotSource {
   private answered = 0;
   private readonly settled = new Map<number, number>();
   private reportScheduled = false;
+  private recountScheduled = false;
   private readonly timing: BudgetTiming;
   private readonly now: () => number;
 
@@ -105,20 +114,43 @@ export class SharedBudget implements SlotSource {
   async learn(paced: boolean): Promise<void> {
     this.dropTokens();
     const report = this.takeReport();
+    const before = this.known;
     try {
       this.known = await learnBudget(this.options.db, this.options.key, this.timing, {
         paced,
         report,
-        trimMs: Math.max(this.reportEveryMs, this.options.learnTrimMs ?? LEARN_TRIM_MS),
+        trimMs: this.trimMs,
       });
     } catch (error) {
       this.restoreReport(report);
       throw error;
     }
+    if (before === null) this.recountSoon();
   }
 
   private get reportEveryMs() {
     return this.options.reportEveryMs ?? 100;
+  }
+
+  private get trimMs() {
+    return Math.max(this.reportEveryMs, this.options.learnTrimMs ?? LEARN_TRIM_MS);
+  }
+
+  /** Once the calls in flight at the first refusal are answered and reported, counts the window again. */
+  private recountSoon(): void {
+    if (this.recountScheduled) return;
+    this.recountScheduled = true;
+    const timer = setTimeout(() => {
+      this.recountScheduled = false;
+      const report = this.takeReport();
+      recountBudget(this.options.db, this.options.key, this.timing, { report, trimMs: this.trimMs })
+        .then((budget) => {
+          this.known = budget;
+        })
+        // Not counted again: the budget learned stays, the safe side. The report goes with the next one.
+        .catch(() => this.restoreReport(report));
+    }, this.options.recountAfterMs ?? RECOUNT_AFTER_MS);
+    timer.unref?.();
   }
 
   private async refill(): Promise<number> {

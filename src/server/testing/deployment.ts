@@ -211,6 +211,8 @@ export async function watchJobs(databaseUrl: string, everyMs = 100) {
 export interface MovedPlaylist {
   /** From the match request to the transfer's end (ms). */
   elapsedMs: number;
+  /** From the match request to the match's end (ms): the rest is the transfer's. */
+  matchedMs: number;
   status: string;
   error: string | null;
   playlistId: string | null;
@@ -233,9 +235,11 @@ export async function moveSpotifyPlaylist(
   if (match.status >= 300) throw new Error(`match answered ${match.status}: ${match.text}`);
   const matchView = match.body as MatchSetView;
   const matched = await watcher.finished(matchView.jobId ?? '');
+  const matchedMs = (matched.finishedAt ?? Date.now()) - started;
   if (matched.status !== 'succeeded') {
     return {
       elapsedMs: Date.now() - started,
+      matchedMs,
       status: 'failed',
       error: matched.error,
       playlistId: null,
@@ -261,6 +265,7 @@ export async function moveSpotifyPlaylist(
   );
   return {
     elapsedMs,
+    matchedMs,
     status: done.status,
     error: done.error,
     playlistId: result.playlistId ?? null,
