@@ -161,18 +161,37 @@ export function takeSlots(
   });
 }
 
-/** Applies a report (answers arrived while no slot was wanted); returns the budget known now. */
+/**
+ * Applies a report (answers arrived while no slot was wanted); returns the budget known now.
+ *
+ * With `recountTrimMs`, also counts the window's answered calls again and raises the budget to them
+ * (decision 0048), as a process does a moment after learning it. At the first refusal some calls the
+ * service had accepted were still on their way back, or answered in a process that had not reported them
+ * yet, so the budget learned then falls short (568 of 600 in bench:scale: a twentieth of every window
+ * unused for the next 10 minutes). Every call counted here was accepted by the service and is still in
+ * its window (the same trim as learning), so the count never exceeds the service's budget. The learning's
+ * time stays: a raised quota is still looked for again after `relearnAfterMs`.
+ */
 export function reportSlots(
   db: Database,
   key: BudgetKey,
   timing: BudgetTiming,
-  report: SlotReport,
+  report: SlotReport | undefined,
+  recountTrimMs?: number,
 ): Promise<number | null> {
   return db.transaction(async (tx) => {
     await tx.execute(lock(key));
     await applyReport(tx, key, report);
     await forgetOld(tx, key, timing);
-    return (await windowState(tx, key, timing)).budget;
+    const { budget } = await windowState(tx, key, timing);
+    if (budget === null || recountTrimMs === undefined) return budget;
+    const seen = await answeredInWindow(tx, key, timing, recountTrimMs);
+    if (seen <= budget) return budget;
+    await tx
+      .update(rateBudgets)
+      .set({ budget: seen })
+      .where(and(eq(rateBudgets.service, key.service), eq(rateBudgets.app, key.app)));
+    return seen;
   });
 }
 
@@ -190,38 +209,8 @@ async function answeredInWindow(tx: Tx, key: BudgetKey, timing: BudgetTiming, tr
 }
 
 /**
- * Counts the window's answered calls again a moment after the budget was learned, and raises the budget
- * to them (decision 0048). At the first refusal some calls the service had accepted were still on their
- * way back, or answered in a process that had not reported them yet, so the budget learned then falls
- * short (568 of 600 in bench:scale: a twentieth of every window unused for the next 10 minutes). Every
- * call counted here was accepted by the service and is still in its window (the same trim as learning),
- * so the count never exceeds the service's budget. Returns the budget known now.
- */
-export function recountBudget(
-  db: Database,
-  key: BudgetKey,
-  timing: BudgetTiming,
-  input: { report?: SlotReport | undefined; trimMs: number },
-): Promise<number | null> {
-  return db.transaction(async (tx) => {
-    await tx.execute(lock(key));
-    await applyReport(tx, key, input.report);
-    const { budget } = await windowState(tx, key, timing);
-    if (budget === null) return null;
-    const seen = await answeredInWindow(tx, key, timing, input.trimMs);
-    if (seen <= budget) return budget;
-    // The learning's time stays: a raised quota is still looked for again after `relearnAfterMs`.
-    await tx
-      .update(rateBudgets)
-      .set({ budget: seen })
-      .where(and(eq(rateBudgets.service, key.service), eq(rateBudgets.app, key.app)));
-    return seen;
-  });
-}
-
-/**
  * The service refused a call for its rate limit. With no budget known (or an expired one) it is learned:
- * the answered calls the window holds (`answeredInWindow`), raised a moment later by `recountBudget`. A
+ * the answered calls the window holds (`answeredInWindow`), raised a moment later by `reportSlots` with a recount. A
  * refused call that was paced by the known budget lowers it (by one at least); one sent freely (before this
  * process knew of the budget another learned) leaves it. Returns the budget.
  */

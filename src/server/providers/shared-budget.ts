@@ -4,7 +4,6 @@ import {
   type BudgetKey,
   type BudgetTiming,
   learnBudget,
-  recountBudget,
   reportSlots,
   type SlotReport,
   takeSlots,
@@ -57,7 +56,7 @@ const DEFAULT_IN_FLIGHT_MS = 60_000;
  */
 const LEARN_TRIM_MS = 1_000;
 /**
- * The window is counted again this long after the budget was learned (`recountBudget`): long enough for
+ * The window is counted again this long after the budget was learned (`reportSlots` with a recount): long enough for
  * the calls in flight at the first refusal to be answered and every process to report them (every 100 ms).
  */
 const RECOUNT_AFTER_MS = 2_000;
@@ -142,13 +141,8 @@ export class SharedBudget implements SlotSource {
     this.recountScheduled = true;
     const timer = setTimeout(() => {
       this.recountScheduled = false;
-      const report = this.takeReport();
-      recountBudget(this.options.db, this.options.key, this.timing, { report, trimMs: this.trimMs })
-        .then((budget) => {
-          this.known = budget;
-        })
-        // Not counted again: the budget learned stays, the safe side. The report goes with the next one.
-        .catch(() => this.restoreReport(report));
+      // Should it fail, the budget learned stays: the safe side.
+      this.sendReport(this.trimMs);
     }, this.options.recountAfterMs ?? RECOUNT_AFTER_MS);
     timer.unref?.();
   }
@@ -226,18 +220,24 @@ export class SharedBudget implements SlotSource {
     this.reportScheduled = true;
     const timer = setTimeout(() => {
       this.reportScheduled = false;
-      const report = this.takeReport();
-      if (!report) return;
-      reportSlots(this.options.db, this.options.key, this.timing, report)
-        .then((budget) => {
-          this.known = budget;
-        })
-        .catch(() => {
-          // The slots stay in flight in the database (counted, the safe side) until the next report.
-          this.restoreReport(report);
-          this.scheduleReport();
-        });
+      this.sendReport();
     }, this.reportEveryMs);
     timer.unref?.();
+  }
+
+  /** Sends the answers not yet reported (and counts the window again, given `recountTrimMs`). */
+  private sendReport(recountTrimMs?: number): void {
+    const report = this.takeReport();
+    if (!report && recountTrimMs === undefined) return;
+    reportSlots(this.options.db, this.options.key, this.timing, report, recountTrimMs)
+      .then((budget) => {
+        this.known = budget;
+      })
+      .catch(() => {
+        // The slots stay in flight in the database (counted, the safe side) until the next report.
+        if (!report) return;
+        this.restoreReport(report);
+        this.scheduleReport();
+      });
   }
 }
