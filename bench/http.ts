@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -10,96 +9,28 @@ import { TestClient } from '../src/server/testing/test-server';
 import { waitUntil } from '../src/server/testing/wait-until';
 import type { FetchPlaylistTracksResponse, PlaylistSummary } from '../src/shared/api/playlists';
 import type { MatchSetView } from '../src/shared/api/transfer';
+import { type LoadResult, loadHttp } from './http-load';
 
 /**
  * `npm run bench:http`: requests per second and p99 of the app's hot read routes against a bare Hono JSON
  * route started in the same run (the floor: what Node and Hono alone manage on this machine), and the
  * app's idle memory right after start. The compiled app runs with the embedded database, and again on
- * PostgreSQL when DATABASE_URL is set. Load: BENCH_CONNECTIONS keep-alive connections for
- * BENCH_SECONDS per route, loopback only; the generator runs in this process, each server in its own
- * (BENCH_CPU_PROF=<dir> profiles them).
+ * PostgreSQL when DATABASE_URL is set (BENCH_ONLY=postgres: that one alone), there with the emulators in
+ * a process of their own as a deployment of several processes runs them. Load: BENCH_CONNECTIONS
+ * keep-alive connections for BENCH_SECONDS per route, loopback only; the generator (bench/http-load.ts)
+ * runs in this process, each server in its own (BENCH_CPU_PROF=<dir> profiles them). Each route prints
+ * the app's CPU and the generator's per answer: on two shared cores either can set the pace.
  */
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const MATCH_TRACKS = 200;
 const root = new URL('..', import.meta.url).pathname;
 
-interface LoadResult {
-  requests: number;
-  errors: number;
-  perSecond: number;
-  p99Ms: number;
-  bodyBytes: number;
-  /** CPU seconds the server used during the counted part (when a reader was given). */
-  cpuSeconds?: number;
-}
+const LOAD = { connections: CONNECTIONS, seconds: SECONDS, warmUpMs: 500 };
 
-/** A closed-loop load generator: each connection sends its next request when the previous one answered. */
-async function load(
-  url: string,
-  headers: Record<string, string> = {},
-  cpu?: () => number,
-): Promise<LoadResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const target = new URL(url);
-  const latencies: number[] = [];
-  let errors = 0;
-  /** The size of an answer's body (the last one read; these routes answer the same each time). */
-  let lastBytes = 0;
-  const once = () =>
-    new Promise<void>((resolve) => {
-      const started = performance.now();
-      const req = request(
-        { agent, hostname: target.hostname, port: target.port, path: target.pathname, headers },
-        (res) => {
-          let size = 0;
-          res.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-          });
-          res.on('end', () => {
-            lastBytes = size;
-            if (res.statusCode !== 200) errors++;
-            latencies.push(performance.now() - started);
-            resolve();
-          });
-        },
-      );
-      req.on('error', () => {
-        errors++;
-        resolve();
-      });
-      req.end();
-    });
-  // A short warm-up, not counted (JIT, connection set-up, caches).
-  const warmUntil = performance.now() + 500;
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (performance.now() < warmUntil) await once();
-    }),
-  );
-  latencies.length = 0;
-  errors = 0;
-  const cpuBefore = cpu?.();
-  const started = performance.now();
-  const until = started + SECONDS * 1000;
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (performance.now() < until) await once();
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
-  const cpuAfter = cpu?.();
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return {
-    requests: latencies.length,
-    errors,
-    perSecond: latencies.length / elapsed,
-    p99Ms: latencies[Math.floor(latencies.length * 0.99)] ?? 0,
-    bodyBytes: lastBytes,
-    ...(cpuBefore !== undefined && cpuAfter !== undefined ? { cpuSeconds: cpuAfter - cpuBefore } : {}),
-  };
-}
+/** A closed-loop load of `url` (bench/http-load.ts). */
+const load = (url: string, headers: Record<string, string> = {}, cpu?: () => number) =>
+  loadHttp(url, headers, LOAD, cpu);
 
 /** CPU seconds (user + system) the process has used so far, from /proc (clock ticks of 1/100 s). */
 function cpuSeconds(child: ChildProcess): number {
@@ -176,6 +107,15 @@ async function startFloor() {
   return { url, child: server.child, stop: () => server.child.kill('SIGTERM') };
 }
 
+/** `npm run sandbox` on a free port; resolves once it answers. */
+async function startEmulators(env: Record<string, string>) {
+  const port = await freePort();
+  const sandbox = spawnNode(['scripts/start.mjs', 'sandbox'], { ...env, SANDBOX_PORT: String(port) });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/sandbox`, sandbox.child, sandbox.output);
+  return { url, child: sandbox.child };
+}
+
 /** Signs up, connects both services and matches 200 tracks of the demo library (imported as a CSV). */
 async function prepareSignedIn(url: string) {
   const client = new TestClient(url);
@@ -229,17 +169,21 @@ async function benchApp(
   env: Record<string, string>,
   floorServer: { url: string; child: ChildProcess },
   firstFloor: LoadResult,
+  emulatorsApart = false,
 ) {
   const floorUrl = floorServer.url;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'crossfade-bench-http-'));
+  const shared = { DATA_DIR: dataDir, PUBLIC_URL: url, SANDBOX_RATE_LIMIT: '0' };
+  // On PostgreSQL the emulators run alone, as in every deployment of several processes (bench:scale):
+  // the app's memory is then its own, not the sandbox catalog's.
+  const sandbox = emulatorsApart ? await startEmulators(shared) : undefined;
   const app = spawnNode([...deploymentNodeFlags('src/server/main.ts'), 'scripts/start.mjs'], {
     ...env,
-    DATA_DIR: dataDir,
+    ...shared,
     PORT: String(port),
-    PUBLIC_URL: url,
-    SANDBOX_RATE_LIMIT: '0',
+    ...(sandbox ? { SANDBOX_URL: sandbox.url } : {}),
   });
   try {
     await waitForHttp(`${url}/api/health`, app.child, app.output);
@@ -266,19 +210,26 @@ async function benchApp(
       ],
     ];
     console.log(
-      `\n${label}: idle RSS after start ${idleRss.toFixed(0)} MB; RSS after the load ${rssMb(app.child).toFixed(0)} MB`,
+      `\n${label}: idle RSS after start ${idleRss.toFixed(0)} MB; RSS after the load ${rssMb(app.child).toFixed(0)} MB` +
+        (sandbox
+          ? ` (the emulators, in their own process: ${rssMb(sandbox.child).toFixed(0)} MB)`
+          : ' (emulators included)'),
     );
     for (const [name, result] of rows) {
       console.log(
         `  ${name.padEnd(46)} ${result.perSecond.toFixed(0).padStart(6)} req/s (${pct(result.perSecond, floor.perSecond)} of the floor)` +
           `  p99 ${result.p99Ms.toFixed(1)} ms  app CPU ${result.cpuMsPerRequest.toFixed(2)} ms/answer` +
+          `  generator CPU ${result.generatorCpuMs.toFixed(2)} ms` +
           `  ${(result.bodyBytes / 1024).toFixed(1)} KiB` +
           `${result.errors ? `  ${result.errors} non-200 answers` : ''}`,
       );
     }
   } finally {
-    app.child.kill('SIGTERM');
-    await new Promise((resolve) => app.child.once('exit', resolve));
+    for (const child of [app.child, sandbox?.child]) {
+      if (!child) continue;
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -294,7 +245,8 @@ async function main() {
     `floor (bare Hono JSON route): ${floor.perSecond.toFixed(0)} req/s, p99 ${floor.p99Ms.toFixed(1)} ms`,
   );
   try {
-    await benchApp('embedded database (PGlite)', { DATABASE_URL: '' }, floorServer, floor);
+    if (process.env.BENCH_ONLY !== 'postgres')
+      await benchApp('embedded database (PGlite)', { DATABASE_URL: '' }, floorServer, floor);
     const serverUrl = process.env.DATABASE_URL;
     if (!serverUrl) {
       console.log('\nPostgreSQL: skipped (set DATABASE_URL=postgres://… to measure it too)');
@@ -308,7 +260,7 @@ async function main() {
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
     try {
-      await benchApp('PostgreSQL (DATABASE_URL)', { DATABASE_URL: url.toString() }, floorServer, floor);
+      await benchApp('PostgreSQL (DATABASE_URL)', { DATABASE_URL: url.toString() }, floorServer, floor, true);
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
