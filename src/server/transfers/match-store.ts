@@ -37,6 +37,19 @@ export async function setMatchSetJob(db: Database, matchSetId: string, jobId: st
   await db.update(matchSets).set({ jobId }).where(eq(matchSets.id, matchSetId));
 }
 
+/**
+ * The owned-set read as a prepared statement, one per database handle: every match view answer sends it
+ * (decision 0032), and building its SQL each time was a tenth of such an answer's CPU; PostgreSQL parses
+ * and plans it once per connection.
+ */
+const ownedMatchSetQueries = new WeakMap<Database, ReturnType<typeof prepareOwnedMatchSet>>();
+const prepareOwnedMatchSet = (db: Database) =>
+  db
+    .select(matchSetColumns)
+    .from(matchSets)
+    .where(and(eq(matchSets.id, sql.placeholder('id')), eq(matchSets.userId, sql.placeholder('userId'))))
+    .prepare('find_owned_match_set');
+
 /** The person's own set, or undefined (also for an id that is not a uuid). */
 export async function findOwnedMatchSet(
   db: Database,
@@ -44,10 +57,12 @@ export async function findOwnedMatchSet(
   matchSetId: string,
 ): Promise<MatchSetRecord | undefined> {
   if (!isUuid(matchSetId)) return undefined;
-  const [set] = await db
-    .select(matchSetColumns)
-    .from(matchSets)
-    .where(and(eq(matchSets.id, matchSetId), eq(matchSets.userId, userId)));
+  let query = ownedMatchSetQueries.get(db);
+  if (!query) {
+    query = prepareOwnedMatchSet(db);
+    ownedMatchSetQueries.set(db, query);
+  }
+  const [set] = await query.execute({ id: matchSetId, userId });
   return set;
 }
 
