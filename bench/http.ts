@@ -15,8 +15,8 @@ import { type LoadResult, loadHttp } from './http-load';
  * `npm run bench:http`: requests per second and p99 of the app's hot read routes against a bare Hono JSON
  * route started in the same run (the floor: what Node and Hono alone manage on this machine), and the
  * app's idle memory right after start. The compiled app runs with the embedded database, and again on
- * PostgreSQL when DATABASE_URL is set (BENCH_ONLY=postgres: that one alone), there with the emulators in
- * a process of their own as a deployment of several processes runs them. Load: BENCH_CONNECTIONS
+ * PostgreSQL when DATABASE_URL is set (BENCH_ONLY=postgres: that one alone); the emulators run in a
+ * process of their own, so the app's memory is its own. Load: BENCH_CONNECTIONS
  * keep-alive connections for BENCH_SECONDS per route, loopback only; the generator (bench/http-load.ts)
  * runs in this process, each server in its own (BENCH_CPU_PROF=<dir> profiles them). Each route prints
  * the app's CPU and the generator's per answer: on two shared cores either can set the pace.
@@ -169,21 +169,20 @@ async function benchApp(
   env: Record<string, string>,
   floorServer: { url: string; child: ChildProcess },
   firstFloor: LoadResult,
-  emulatorsApart = false,
 ) {
   const floorUrl = floorServer.url;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'crossfade-bench-http-'));
   const shared = { DATA_DIR: dataDir, PUBLIC_URL: url, SANDBOX_RATE_LIMIT: '0' };
-  // On PostgreSQL the emulators run alone, as in every deployment of several processes (bench:scale):
-  // the app's memory is then its own, not the sandbox catalog's.
-  const sandbox = emulatorsApart ? await startEmulators(shared) : undefined;
+  // The emulators run alone (`npm run sandbox`): they hold whole catalogs and are no part of a
+  // deployment's footprint (decision 0045), so the app's RSS is its own; theirs is printed beside it.
+  const sandbox = await startEmulators(shared);
   const app = spawnNode([...deploymentNodeFlags('src/server/main.ts'), 'scripts/start.mjs'], {
     ...env,
     ...shared,
     PORT: String(port),
-    ...(sandbox ? { SANDBOX_URL: sandbox.url } : {}),
+    SANDBOX_URL: sandbox.url,
   });
   try {
     await waitForHttp(`${url}/api/health`, app.child, app.output);
@@ -211,9 +210,7 @@ async function benchApp(
     ];
     console.log(
       `\n${label}: idle RSS after start ${idleRss.toFixed(0)} MB; RSS after the load ${rssMb(app.child).toFixed(0)} MB` +
-        (sandbox
-          ? ` (the emulators, in their own process: ${rssMb(sandbox.child).toFixed(0)} MB)`
-          : ' (emulators included)'),
+        ` (the emulators, in their own process: ${rssMb(sandbox.child).toFixed(0)} MB)`,
     );
     for (const [name, result] of rows) {
       console.log(
@@ -225,8 +222,7 @@ async function benchApp(
       );
     }
   } finally {
-    for (const child of [app.child, sandbox?.child]) {
-      if (!child) continue;
+    for (const child of [app.child, sandbox.child]) {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     }
@@ -260,7 +256,7 @@ async function main() {
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
     try {
-      await benchApp('PostgreSQL (DATABASE_URL)', { DATABASE_URL: url.toString() }, floorServer, floor, true);
+      await benchApp('PostgreSQL (DATABASE_URL)', { DATABASE_URL: url.toString() }, floorServer, floor);
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
