@@ -8,7 +8,8 @@ import { connect, type Socket } from 'node:net';
  * and reading a 274 KiB match view through `node:http` cost the generator 0.4 to 2.9 ms an answer
  * (a fresh buffer per socket read, a `data` event each; the kernel faulting those buffers in), more than
  * the app spent answering, so the rate measured the generator. Here every socket reads into one buffer it
- * keeps (`onread`) and only the head of an answer is parsed: its status and Content-Length. The app's
+ * keeps (`onread`) and only the head of an answer is parsed: its status, Content-Length and whether it
+ * says `Connection: close` (the socket is then opened again for the next request). The app's
  * answers on these routes all carry a Content-Length; an answer without one is counted as an error (the
  * connection is then closed and opened again), so a change to a streamed body shows instead of hanging.
  */
@@ -42,6 +43,8 @@ class Connection {
   private bodyLeft = -1;
   private status = 0;
   private bodyBytes = 0;
+  /** The answer said `Connection: close`: the socket is dropped once its body is read. */
+  private closing = false;
   private pending: { resolve: (answer: { status: number; bytes: number }) => void } | undefined;
   private readonly buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
 
@@ -71,11 +74,14 @@ class Connection {
       onread: { buffer: this.buffer, callback: (length) => this.read(length) },
     });
     socket.setNoDelay(true);
-    socket.on('error', () => this.finish(0));
-    socket.on('close', () => {
-      if (this.socket === socket) this.socket = undefined;
+    // A socket dropped earlier reports its end later, maybe while the next socket's request is pending.
+    const lost = () => {
+      if (this.socket !== socket) return;
+      this.close();
       this.finish(0);
-    });
+    };
+    socket.on('error', lost);
+    socket.on('close', lost);
     this.socket = socket;
     return socket;
   }
@@ -95,12 +101,15 @@ class Connection {
         this.finish(0);
         return true;
       }
+      this.closing = /\r\nconnection:\s*close/i.test(text);
       this.bodyLeft = Number(contentLength);
       this.bodyBytes = this.bodyLeft;
       chunk = this.head.subarray(end + HEAD_END.length);
     }
     this.bodyLeft -= chunk.length;
-    if (this.bodyLeft <= 0) this.finish(this.status);
+    if (this.bodyLeft > 0) return true;
+    if (this.closing) this.close();
+    this.finish(this.status);
     return true;
   }
 
