@@ -35,11 +35,13 @@ export interface LoadResult {
 
 const READ_BUFFER_BYTES = 256 * 1024;
 const HEAD_END = Buffer.from('\r\n\r\n');
+const NOTHING = Buffer.alloc(0);
 
 /** One keep-alive connection: `get()` resolves with the answer's status and body size once read whole. */
 class Connection {
   private socket: Socket | undefined;
-  private head = Buffer.alloc(0);
+  /** The start of a head whose end has not arrived yet (a copy: the read buffer is reused). */
+  private head = NOTHING;
   private bodyLeft = -1;
   private status = 0;
   private bodyBytes = 0;
@@ -56,7 +58,7 @@ class Connection {
   get(): Promise<{ status: number; bytes: number }> {
     return new Promise((resolve) => {
       this.pending = { resolve };
-      this.head = Buffer.alloc(0);
+      this.head = NOTHING;
       this.bodyLeft = -1;
       (this.socket ?? this.open()).write(this.request);
     });
@@ -89,11 +91,15 @@ class Connection {
   private read(length: number): boolean {
     let chunk = this.buffer.subarray(0, length);
     if (this.bodyLeft < 0) {
-      // The head is small; it is kept (copied) only until its end has arrived.
-      this.head = Buffer.concat([this.head, chunk]);
-      const end = this.head.indexOf(HEAD_END);
-      if (end < 0) return true;
-      const text = this.head.subarray(0, end).toString('latin1');
+      // Read in place; only a head split across reads is copied (the body after it never is).
+      const data = this.head.length > 0 ? Buffer.concat([this.head, chunk]) : chunk;
+      const end = data.indexOf(HEAD_END);
+      if (end < 0) {
+        this.head = Buffer.from(data);
+        return true;
+      }
+      this.head = NOTHING;
+      const text = data.subarray(0, end).toString('latin1');
       this.status = Number(text.slice(9, 12));
       const contentLength = /\r\ncontent-length:\s*(\d+)/i.exec(text)?.[1];
       if (contentLength === undefined) {
@@ -104,7 +110,7 @@ class Connection {
       this.closing = /\r\nconnection:\s*close/i.test(text);
       this.bodyLeft = Number(contentLength);
       this.bodyBytes = this.bodyLeft;
-      chunk = this.head.subarray(end + HEAD_END.length);
+      chunk = data.subarray(end + HEAD_END.length);
     }
     this.bodyLeft -= chunk.length;
     if (this.bodyLeft > 0) return true;
