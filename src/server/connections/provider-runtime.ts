@@ -90,6 +90,8 @@ export interface ClientListeners {
    * waits, so a rate-limited job does not hold a worker slot other people's jobs need.
    */
   maxInlineWaitMs?: number;
+  /** When the person asked for the work the client's calls serve: their turns go by it (call-turns.ts). */
+  askedAt?: Date | undefined;
 }
 
 /**
@@ -99,6 +101,7 @@ export interface ClientListeners {
 const callTurn = (userId: string | undefined, listeners: ClientListeners | undefined) => ({
   userId,
   interactive: listeners?.maxInlineWaitMs === undefined,
+  askedAt: listeners?.askedAt?.getTime(),
 });
 
 export class ProviderRuntime {

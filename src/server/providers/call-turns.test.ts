@@ -1,32 +1,48 @@
 import { describe, expect, it } from 'vitest';
 import { CallScheduler, type CallTurn, pickNextCall, type SlotSource } from './call-turns';
 
-/** The picker of decision 0029: interactive first, then whoever used the least recently, then the oldest. */
+/**
+ * The picker of decisions 0029 and 0049: interactive first; then the light (under a tenth of the window) by
+ * who asked first; then the heavy by who used the least recently; then the oldest call.
+ */
 describe('pickNextCall', () => {
   const used = new Map<string | undefined, number>([
     ['big', 500],
+    ['medium', 80],
     ['small', 3],
     ['idle', 0],
   ]);
   const usedRecently = (userId: string | undefined) => used.get(userId) ?? 0;
-  const call = (userId: string, interactive: boolean, since: number) => ({
-    turn: { userId, interactive },
+  const LIGHT_UP_TO = 60;
+  const call = (userId: string, interactive: boolean, since: number, askedAt?: number) => ({
+    turn: { userId, interactive, askedAt },
     since,
   });
 
-  it('gives the next call to the person who used the least of the budget recently', () => {
-    const waiting = [call('big', false, 1), call('small', false, 2), call('idle', false, 3)];
-    expect(pickNextCall(waiting, usedRecently)).toBe(2);
+  it('serves people who used little of the window by who asked first, before anyone who used more', () => {
+    // The idle person asked before the small one: turns in order, not by who used the least.
+    const waiting = [call('big', false, 1, 100), call('small', false, 2, 300), call('idle', false, 3, 200)];
+    expect(pickNextCall(waiting, usedRecently, LIGHT_UP_TO)).toBe(2);
+    // The big library asked first of all, but has used more than a tenth of the window: it waits.
+    expect(
+      pickNextCall([call('big', false, 1, 1), call('small', false, 9, 300)], usedRecently, LIGHT_UP_TO),
+    ).toBe(1);
+  });
+
+  it('among people past their light share, gives the next call to whoever used the least', () => {
+    const waiting = [call('big', false, 1, 1), call('medium', false, 5, 500)];
+    expect(pickNextCall(waiting, usedRecently, LIGHT_UP_TO)).toBe(1);
   });
 
   it('puts a person waiting for a page before any background work, however much they used', () => {
-    const waiting = [call('idle', false, 1), call('big', true, 5), call('small', false, 2)];
-    expect(pickNextCall(waiting, usedRecently)).toBe(1);
+    const waiting = [call('idle', false, 1, 1), call('big', true, 5), call('small', false, 2, 2)];
+    expect(pickNextCall(waiting, usedRecently, LIGHT_UP_TO)).toBe(1);
   });
 
-  it('serves equals in the order they came', () => {
+  it('serves a call that says nothing of when it was asked by when it began to wait, equals in order', () => {
     const waiting = [call('small', false, 7), call('small', false, 4), call('small', false, 9)];
-    expect(pickNextCall(waiting, usedRecently)).toBe(1);
+    expect(pickNextCall(waiting, usedRecently, LIGHT_UP_TO)).toBe(1);
+    expect(pickNextCall([call('small', false, 7, 50), call('small', false, 4, 50)], usedRecently)).toBe(1);
     expect(pickNextCall([], usedRecently)).toBe(-1);
   });
 });
@@ -36,6 +52,8 @@ function gate(): SlotSource & { open(n: number): void } {
   let room = 0;
   return {
     paced: true,
+    // A tenth of it (3 calls in the window) is a person's light share.
+    learnedBudget: 30,
     take: () => {
       if (room === 0) return 1;
       room--;
@@ -50,7 +68,7 @@ function gate(): SlotSource & { open(n: number): void } {
 }
 
 describe('CallScheduler', () => {
-  it('serves one big job and several small ones in turns: the small ones are not held behind the big one', async () => {
+  it("serves one big job and several small ones in turns: the small ones wait only for the big one's share", async () => {
     const source = gate();
     let clock = 0;
     const scheduler = new CallScheduler(source, {
@@ -63,12 +81,14 @@ describe('CallScheduler', () => {
     });
     const order: string[] = [];
     const ask = (turn: CallTurn) => scheduler.acquire(turn, 60_000).then(() => order.push(turn.userId ?? ''));
-    // The big library queued 20 calls first; three people with small playlists 2 each, then.
+    // The big library asked first and queued 20 calls; then three people with small playlists 2 each,
+    // queued a, b, c but asked c, a, b.
+    const askedAt = { big: 0, c: 5, a: 10, b: 20 };
     const calls = [
-      ...Array.from({ length: 20 }, () => ask({ userId: 'big', interactive: false })),
-      ...['a', 'b', 'c'].flatMap((userId) => [
-        ask({ userId, interactive: false }),
-        ask({ userId, interactive: false }),
+      ...Array.from({ length: 20 }, () => ask({ userId: 'big', interactive: false, askedAt: askedAt.big })),
+      ...(['a', 'b', 'c'] as const).flatMap((userId) => [
+        ask({ userId, interactive: false, askedAt: askedAt[userId] }),
+        ask({ userId, interactive: false, askedAt: askedAt[userId] }),
       ]),
     ];
     for (let step = 0; step < 26; step++) {
@@ -77,16 +97,19 @@ describe('CallScheduler', () => {
       await new Promise((resolve) => setImmediate(resolve));
     }
     await Promise.all(calls);
-    // Every small call went within the first slots after the big one's first.
-    const lastSmall = Math.max(...['a', 'b', 'c'].map((userId) => order.lastIndexOf(userId)));
-    expect(order[0]).toBe('big');
-    expect(lastSmall).toBeLessThanOrEqual(7);
-    expect(order.filter((userId) => userId === 'big')).toHaveLength(20);
+    // The big one's light share (a tenth of the window's 30), then each small playlist whole in the order
+    // its person asked, then the rest of the big one.
+    expect(order).toEqual([
+      ...['big', 'big', 'big'],
+      ...['c', 'c', 'a', 'a', 'b', 'b'],
+      ...Array.from({ length: 17 }, () => 'big'),
+    ]);
   });
 
   it('fails a call that would wait longer than it waits inline, with how long', async () => {
     const source: SlotSource = {
       paced: true,
+      learnedBudget: 600,
       take: () => 10_000,
       release: () => undefined,
       learn: () => undefined,
@@ -107,6 +130,7 @@ describe('CallScheduler', () => {
     let batch = 0;
     const source: SlotSource & { grantId: number | undefined } = {
       paced: true,
+      learnedBudget: 600,
       grantId: undefined,
       take() {
         batch++;

@@ -5,6 +5,10 @@
  * goes to the person who has used the least of the budget recently, so one person's 10,000-track library
  * gets its share but never starves someone else's 20-track playlist.
  *
+ * Among the people who used little of the window (a playlist's move, not a library's), the one who asked
+ * first goes first (decision 0049): sharing equally among them would end every move late together, where
+ * turns in order end the first ones early and the last no later.
+ *
  * Where the room comes from is a `SlotSource`: this process's learned budget (`RollingBudget`, the
  * embedded database) or the budget every process of the app shares through PostgreSQL (`SharedBudget`).
  */
@@ -14,6 +18,8 @@ export interface CallTurn {
   userId?: string | undefined;
   /** A person waits for it now (a page's read, a search by hand); false for a job's call. */
   interactive: boolean;
+  /** When the person asked for the work this call serves (ms since the epoch): a move's start, say. */
+  askedAt?: number | undefined;
 }
 
 /** Room for calls in a service's rate budget. */
@@ -22,6 +28,8 @@ export interface SlotSource {
   take(): number | Promise<number>;
   /** Whether the slot just taken was paced by a learned budget (false while none is known). */
   readonly paced: boolean;
+  /** The calls a window holds, once learned. */
+  readonly learnedBudget: number | null | undefined;
   /** The batch the slot just taken belongs to, where the source keeps batches (the shared budget). */
   readonly grantId?: number | undefined;
   /** The call has its answer; `counted` false when the service refused it for its rate limit. */
@@ -51,31 +59,48 @@ export interface WaitingCall {
 }
 
 /**
- * The picker: interactive calls first; then the person who has used the least of the budget in the last
- * window; then whoever has waited longest. Returns the index of the call to serve, or -1 for none.
+ * Of a window's budget, the share a person may use and still count as light: their calls go by who asked
+ * first. A 200-track move makes about 35 calls in all (decision 0047), so it stays light; a library's move
+ * uses its tenth of each window first thing, then waits for the light ones.
+ */
+export const LIGHT_SHARE = 0.1;
+
+/**
+ * The picker: interactive calls first; then light people (who used less than `lightUpTo` slots in the
+ * last window) by who asked first; then the rest by who used the least; then whoever has waited longest.
+ * Returns the index of the call to serve, or -1 for none.
  */
 export function pickNextCall(
   waiting: readonly WaitingCall[],
   usedRecently: (userId: string | undefined) => number,
+  lightUpTo = Number.POSITIVE_INFINITY,
 ): number {
   let best = -1;
-  let bestKey: [number, number, number] | undefined;
+  let bestKey: number[] = [];
   for (const [index, call] of waiting.entries()) {
-    const key: [number, number, number] = [
+    const used = usedRecently(call.turn.userId);
+    const light = used < lightUpTo;
+    const key = [
       call.turn.interactive ? 0 : 1,
-      usedRecently(call.turn.userId),
+      light ? 0 : 1,
+      light ? (call.turn.askedAt ?? call.since) : used,
       call.since,
     ];
-    if (
-      !bestKey ||
-      key[0] < bestKey[0] ||
-      (key[0] === bestKey[0] && (key[1] < bestKey[1] || (key[1] === bestKey[1] && key[2] < bestKey[2])))
-    ) {
+    if (best === -1 || comesBefore(key, bestKey)) {
       best = index;
       bestKey = key;
     }
   }
   return best;
+}
+
+/** Whether one key sorts before another, field by field. */
+function comesBefore(key: readonly number[], other: readonly number[]): boolean {
+  for (const [index, value] of key.entries()) {
+    const against = other[index] ?? 0;
+    if (value !== against) return value < against;
+  }
+  return false;
 }
 
 interface PendingCall extends WaitingCall {
@@ -168,7 +193,12 @@ export class CallScheduler {
   }
 
   private serveNext(): void {
-    const index = pickNextCall(this.waiting, (userId) => this.usedRecently(userId));
+    const budget = this.source.learnedBudget;
+    const index = pickNextCall(
+      this.waiting,
+      (userId) => this.usedRecently(userId),
+      budget ? Math.max(1, Math.floor(budget * LIGHT_SHARE)) : undefined,
+    );
     const [call] = this.waiting.splice(index, 1);
     if (!call) return;
     const key = call.turn.userId ?? NOBODY;

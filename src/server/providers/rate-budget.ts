@@ -111,6 +111,10 @@ export class ProcessSlots implements SlotSource {
   paced = false;
   constructor(readonly budget: RollingBudget) {}
 
+  get learnedBudget(): number | undefined {
+    return this.budget.learnedBudget;
+  }
+
   take(): number {
     const waitMs = this.budget.delayMs();
     if (waitMs > 0) return waitMs;

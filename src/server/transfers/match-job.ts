@@ -183,6 +183,7 @@ async function matchAlbumOnce(
   if (collection?.kind !== 'album' || set.albumMatch) return set.albumMatch;
   const source = await deps.providers.forUser(set.userId, set.sourceService, {
     maxInlineWaitMs: JOB_INLINE_WAIT_MS,
+    askedAt: set.createdAt,
   });
   const tracks = entries.flatMap((entry) => (entry.kind === 'track' ? [entry.track] : []));
   const albumMatch = await matchSavedAlbum(
@@ -274,6 +275,7 @@ async function prepareMatching(
   if (!region) throw new PermanentJobError(unknownRegionMessage(set.destinationService));
   const destination = await deps.providers.forUser(set.userId, set.destinationService, {
     maxInlineWaitMs: JOB_INLINE_WAIT_MS,
+    askedAt: set.createdAt,
     onRateLimit: ({ waitMs }) => onRateLimit(waitMs),
   });
   // The person's remembered fixes (issue 14) decide their rows over the engine's answer.

@@ -89,6 +89,15 @@ export function listMatchRowsInOrder(db: Database, matchSetId: string) {
     .orderBy(asc(matchRows.position));
 }
 
+/** When the person asked for a match set: the start of their move. */
+export async function matchSetStartedAt(db: Database, matchSetId: string): Promise<Date | undefined> {
+  const [set] = await db
+    .select({ createdAt: matchSets.createdAt })
+    .from(matchSets)
+    .where(eq(matchSets.id, matchSetId));
+  return set?.createdAt;
+}
+
 /** The album a match set matched as a whole (a saved album's transfer), if any. */
 export async function albumMatchOfSet(db: Database, matchSetId: string) {
   const [set] = await db

@@ -23,7 +23,7 @@ import {
 } from './library-transfer';
 import { countLikedSongs, saveLikedSongs, verifyLikedSongs } from './liked-songs-transfer';
 import { type MatchRowRecord, tracksToAdd } from './match-rows';
-import { albumMatchOfSet, listMatchRowsInOrder } from './match-set-store';
+import { albumMatchOfSet, listMatchRowsInOrder, matchSetStartedAt } from './match-set-store';
 import { transferCsvLines } from './transfer-csv-lines';
 import { findTransfer, type TransferRecord, updateTransfer } from './transfer-store';
 import { type VerificationResult, type VerifyOptions, verifyDestination } from './verify-destination';
@@ -109,6 +109,8 @@ interface TransferRun {
   total: number;
   state: TransferJobState | undefined;
   added: number;
+  /** When the person began this move (their match's start): the calls' turns go by it (call-turns.ts). */
+  askedAt: Date | undefined;
 }
 
 /** A progress report that may be lost (it is only shown); the checkpoint is what counts. */
@@ -120,6 +122,7 @@ function reportProgress(run: TransferRun, progress: Parameters<JobContext<Transf
 function addingClient(run: TransferRun) {
   return run.deps.providers.forUser(run.transfer.userId, run.transfer.destinationService, {
     maxInlineWaitMs: JOB_INLINE_WAIT_MS,
+    askedAt: run.askedAt,
     onRateLimit: ({ waitMs }) =>
       reportProgress(run, {
         done: run.added,
@@ -138,6 +141,7 @@ function addingClient(run: TransferRun) {
 function readBackClient(run: TransferRun) {
   return run.deps.providers.forUser(run.transfer.userId, run.transfer.destinationService, {
     maxInlineWaitMs: READ_BACK_INLINE_WAIT_MS,
+    askedAt: run.askedAt,
     onRateLimit: ({ waitMs }) =>
       reportProgress(run, {
         done: run.total,
@@ -364,6 +368,7 @@ async function runLikedSongsTransfer(
   deps: AppDeps,
   transfer: TransferRun['transfer'],
   context: JobContext<TransferJobState>,
+  askedAt: Date | undefined,
 ) {
   const { matchSetId, includeUnmatched } = transfer;
   const counts = await countLikedSongs(deps.db, matchSetId, includeUnmatched);
@@ -371,7 +376,7 @@ async function runLikedSongsTransfer(
   const added = context.state?.added ?? 0;
   const run: TransferRun = {
     ...{ deps, transfer, context, rows: [], selected: [], uris: [] },
-    ...{ total: counts.selected, state: context.state, added },
+    ...{ total: counts.selected, state: context.state, added, askedAt },
   };
   const liked = {
     ...{ db: deps.db, matchSetId, includeUnmatched, context, total: counts.selected },
@@ -413,7 +418,8 @@ async function runTransfer(
 ) {
   const likedOnly =
     parseCollectionId(transfer.sourcePlaylistId)?.kind === 'liked' && !transfer.alsoAddToPlaylist;
-  if (likedOnly) return runLikedSongsTransfer(deps, transfer, context);
+  const askedAt = await matchSetStartedAt(deps.db, transfer.matchSetId);
+  if (likedOnly) return runLikedSongsTransfer(deps, transfer, context, askedAt);
   const rows = await listMatchRowsInOrder(deps.db, transfer.matchSetId);
   const selected = tracksToAdd(rows, transfer.includeUnmatched);
   const uris = selected.map((item) => item.track.uri);
@@ -428,6 +434,7 @@ async function runTransfer(
     total: uris.length,
     state: context.state,
     added: context.state?.added ?? 0,
+    askedAt,
   };
   const destination = await addingClient(run);
 
