@@ -89,20 +89,14 @@ export function listMatchRowsInOrder(db: Database, matchSetId: string) {
     .orderBy(asc(matchRows.position));
 }
 
-/** When the person asked for a match set: the start of their move. */
-export async function matchSetStartedAt(db: Database, matchSetId: string): Promise<Date | undefined> {
+/**
+ * What a transfer needs of its match set: when the person asked for it (the start of their move) and the
+ * album it matched as a whole (a saved album's transfer), if any.
+ */
+export async function matchSetForTransfer(db: Database, matchSetId: string) {
   const [set] = await db
-    .select({ createdAt: matchSets.createdAt })
+    .select({ startedAt: matchSets.createdAt, albumMatch: matchSets.albumMatch })
     .from(matchSets)
     .where(eq(matchSets.id, matchSetId));
-  return set?.createdAt;
-}
-
-/** The album a match set matched as a whole (a saved album's transfer), if any. */
-export async function albumMatchOfSet(db: Database, matchSetId: string) {
-  const [set] = await db
-    .select({ albumMatch: matchSets.albumMatch })
-    .from(matchSets)
-    .where(eq(matchSets.id, matchSetId));
-  return set?.albumMatch ?? null;
+  return { startedAt: set?.startedAt, albumMatch: set?.albumMatch ?? null };
 }

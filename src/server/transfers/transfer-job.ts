@@ -23,7 +23,7 @@ import {
 } from './library-transfer';
 import { countLikedSongs, saveLikedSongs, verifyLikedSongs } from './liked-songs-transfer';
 import { type MatchRowRecord, tracksToAdd } from './match-rows';
-import { albumMatchOfSet, listMatchRowsInOrder, matchSetStartedAt } from './match-set-store';
+import { listMatchRowsInOrder, matchSetForTransfer } from './match-set-store';
 import { transferCsvLines } from './transfer-csv-lines';
 import { findTransfer, type TransferRecord, updateTransfer } from './transfer-store';
 import { type VerificationResult, type VerifyOptions, verifyDestination } from './verify-destination';
@@ -418,8 +418,8 @@ async function runTransfer(
 ) {
   const likedOnly =
     parseCollectionId(transfer.sourcePlaylistId)?.kind === 'liked' && !transfer.alsoAddToPlaylist;
-  const askedAt = await matchSetStartedAt(deps.db, transfer.matchSetId);
-  if (likedOnly) return runLikedSongsTransfer(deps, transfer, context, askedAt);
+  const matchSet = await matchSetForTransfer(deps.db, transfer.matchSetId);
+  if (likedOnly) return runLikedSongsTransfer(deps, transfer, context, matchSet.startedAt);
   const rows = await listMatchRowsInOrder(deps.db, transfer.matchSetId);
   const selected = tracksToAdd(rows, transfer.includeUnmatched);
   const uris = selected.map((item) => item.track.uri);
@@ -434,7 +434,7 @@ async function runTransfer(
     total: uris.length,
     state: context.state,
     added: context.state?.added ?? 0,
-    askedAt,
+    askedAt: matchSet.startedAt,
   };
   const destination = await addingClient(run);
 
@@ -443,7 +443,7 @@ async function runTransfer(
   const collection = parseCollectionId(transfer.sourcePlaylistId);
   let library: LibraryPlan | null = null;
   if (collection) {
-    library = libraryPlan(collection.kind, await albumMatchOfSet(deps.db, transfer.matchSetId), selected);
+    library = libraryPlan(collection.kind, matchSet.albumMatch, selected);
     run.state = await saveToLibrary(destination, library, run.state, context, run.total);
   }
   const toPlaylist = collection === null || transfer.alsoAddToPlaylist;
