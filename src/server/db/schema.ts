@@ -104,6 +104,11 @@ export const rateBudgets = pgTable(
     app: text('app').notNull(),
     budget: integer('budget'),
     learnedAt: timestamp('learned_at', { withTimezone: true }),
+    /**
+     * Until when a process has light or interactive calls waiting for room (decision 0050): the room
+     * that frees meanwhile is theirs, not a heavy call's in another process.
+     */
+    urgentUntil: timestamp('urgent_until', { withTimezone: true }),
   },
   (table) => [primaryKey({ columns: [table.service, table.app] })],
 );

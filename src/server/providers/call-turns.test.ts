@@ -47,16 +47,22 @@ describe('pickNextCall', () => {
   });
 });
 
-/** A source with a fixed number of slots that open one by one as the test says. */
-function gate(): SlotSource & { open(n: number): void } {
+/**
+ * A source with a fixed number of slots that open one by one as the test says; `urgent` lists what each
+ * slot given was asked with (decision 0050: whether the call it went to is interactive or light).
+ */
+function gate(): SlotSource & { open(n: number): void; urgent: boolean[] } {
   let room = 0;
+  const urgent: boolean[] = [];
   return {
     paced: true,
     // A tenth of it (3 calls in the window) is a person's light share.
     learnedBudget: 30,
-    take: () => {
+    urgent,
+    take: (forUrgent) => {
       if (room === 0) return 1;
       room--;
+      urgent.push(forUrgent === true);
       return 0;
     },
     release: () => undefined,
@@ -104,6 +110,9 @@ describe('CallScheduler', () => {
       ...['c', 'c', 'a', 'a', 'b', 'b'],
       ...Array.from({ length: 17 }, () => 'big'),
     ]);
+    // Each slot was asked for as urgent exactly when its call was a light person's: what lets the room
+    // shared with other processes go to their light calls first.
+    expect(source.urgent).toEqual(order.map((_, index) => index < 9));
   });
 
   it('fails a call that would wait longer than it waits inline, with how long', async () => {

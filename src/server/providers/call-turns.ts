@@ -24,8 +24,11 @@ export interface CallTurn {
 
 /** Room for calls in a service's rate budget. */
 export interface SlotSource {
-  /** Takes one slot: 0 when taken, otherwise how many ms until one may be free. */
-  take(): number | Promise<number>;
+  /**
+   * Takes one slot: 0 when taken, otherwise how many ms until one may be free. `urgent`: the call it is
+   * for is interactive or a light person's, which a source shared by processes serves first (decision 0050).
+   */
+  take(urgent?: boolean): number | Promise<number>;
   /** Whether the slot just taken was paced by a learned budget (false while none is known). */
   readonly paced: boolean;
   /** The calls a window holds, once learned. */
@@ -174,7 +177,7 @@ export class CallScheduler {
       while (this.waiting.length > 0) {
         let waitMs: number;
         try {
-          waitMs = await this.source.take();
+          waitMs = await this.source.take(this.nextCall().urgent);
         } catch (error) {
           // The budget could not be asked (the database is away): the calls fail as any call would.
           for (const call of this.waiting.splice(0)) call.reject(error as Error);
@@ -192,13 +195,20 @@ export class CallScheduler {
     }
   }
 
-  private serveNext(): void {
+  /** The waiting call to serve next (`pickNextCall`), and whether it is interactive or a light person's. */
+  private nextCall(): { index: number; urgent: boolean } {
     const budget = this.source.learnedBudget;
-    const index = pickNextCall(
-      this.waiting,
-      (userId) => this.usedRecently(userId),
-      budget ? Math.max(1, Math.floor(budget * LIGHT_SHARE)) : undefined,
-    );
+    const lightUpTo = budget ? Math.max(1, Math.floor(budget * LIGHT_SHARE)) : Number.POSITIVE_INFINITY;
+    const index = pickNextCall(this.waiting, (userId) => this.usedRecently(userId), lightUpTo);
+    const turn = this.waiting[index]?.turn;
+    return {
+      index,
+      urgent: turn !== undefined && (turn.interactive || this.usedRecently(turn.userId) < lightUpTo),
+    };
+  }
+
+  private serveNext(): void {
+    const { index } = this.nextCall();
     const [call] = this.waiting.splice(index, 1);
     if (!call) return;
     const key = call.turn.userId ?? NOBODY;

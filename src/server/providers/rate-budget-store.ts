@@ -27,6 +27,8 @@ export interface BudgetTiming {
    * flight): longer than any call can take (the HTTP layer's timeout), so a live process always reports first.
    */
   inFlightMs: number;
+  /** How long the room stays kept for urgent calls after they were told to ask again (`URGENT_HOLD_MS`). */
+  urgentHoldMs: number;
 }
 
 /** What a process tells the store of its slots: calls answered, and slots it took and will not use. */
@@ -48,6 +50,12 @@ export interface TakeAnswer {
 
 /** How soon to ask again when the window is full of calls still in flight (their answers free nothing). */
 const IN_FLIGHT_POLL_MS = 20;
+/**
+ * How long after it was told to ask again the room that frees stays kept for a process whose light or
+ * interactive calls found the window full (decision 0050): it asks again when the next call leaves the
+ * window, renewing the hold while they wait; once they stop waiting, heavy calls go again after this.
+ */
+export const URGENT_HOLD_MS = 250;
 
 const lock = (key: BudgetKey) =>
   sql`select pg_advisory_xact_lock(hashtext(${`rate-budget:${key.service}:${key.app}`}))`;
@@ -55,7 +63,10 @@ const ofKey = (key: BudgetKey) =>
   and(eq(rateBudgetSlots.service, key.service), eq(rateBudgetSlots.app, key.app));
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 
-/** The budget (null when none is learned or it has expired) and the calls the window holds now. */
+/**
+ * The budget (null when none is learned or it has expired), the calls the window holds now, and how long
+ * the room is still kept for another process's urgent calls (ms; 0 when it is not).
+ */
 async function windowState(tx: Tx, key: BudgetKey, timing: BudgetTiming) {
   const result = await tx.execute(sql`
     select
@@ -65,12 +76,27 @@ async function windowState(tx: Tx, key: BudgetKey, timing: BudgetTiming) {
       (select coalesce(sum(calls), 0) from rate_budget_slots
          where service = ${key.service} and app = ${key.app}
            and counts_at > now() - (${timing.windowMs}::int * interval '1 millisecond'))
-        as used`);
-  const row = (result as unknown as { rows: { budget: unknown; used: unknown }[] }).rows[0];
+        as used,
+      (select greatest(0, ceil(extract(epoch from (urgent_until - now())) * 1000))
+         from rate_budgets where service = ${key.service} and app = ${key.app}) as urgent_ms`);
+  const row = (result as unknown as { rows: { budget: unknown; used: unknown; urgent_ms: unknown }[] })
+    .rows[0];
   return {
     budget: row?.budget === null || row?.budget === undefined ? null : Number(row.budget),
     used: Number(row?.used ?? 0),
+    urgentMs: Number(row?.urgent_ms ?? 0),
   };
+}
+
+/**
+ * Urgent calls found the window full: the room that frees is kept for them for `holdMs` (until a while
+ * after they were told to ask again).
+ */
+async function keepRoomForUrgent(tx: Tx, key: BudgetKey, holdMs: number): Promise<void> {
+  await tx
+    .update(rateBudgets)
+    .set({ urgentUntil: sql`now() + (${holdMs}::int * interval '1 millisecond')` })
+    .where(and(eq(rateBudgets.service, key.service), eq(rateBudgets.app, key.app)));
 }
 
 /**
@@ -133,21 +159,29 @@ async function forgetOld(tx: Tx, key: BudgetKey, timing: BudgetTiming): Promise<
  * Applies `report`, then takes up to `want` slots: within the learned budget, or freely while none is
  * known (every call is in a row before it is sent, either way). The batch counts as in flight until its
  * calls are reported answered or given back.
+ *
+ * Turns across processes (decision 0050): `urgent` says the process's next call is interactive or a light
+ * person's (`pickNextCall`). When such a call finds the window full, the room that frees next is kept for
+ * it: a process whose next call is neither gets nothing until it is taken or `URGENT_HOLD_MS` passes.
  */
 export function takeSlots(
   db: Database,
   key: BudgetKey,
   timing: BudgetTiming,
-  request: { want: number; report?: SlotReport | undefined },
+  request: { want: number; urgent?: boolean | undefined; report?: SlotReport | undefined },
 ): Promise<TakeAnswer> {
   return db.transaction(async (tx) => {
     await tx.execute(lock(key));
     await applyReport(tx, key, request.report);
     await forgetOld(tx, key, timing);
-    const { budget, used } = await windowState(tx, key, timing);
+    const { budget, used, urgentMs } = await windowState(tx, key, timing);
     const room = budget === null ? request.want : budget - used;
-    if (budget !== null && room < 1)
-      return { budget, granted: 0, waitMs: await waitFor(tx, key, timing, used - budget + 1) };
+    if (budget !== null && room < 1) {
+      const waitMs = await waitFor(tx, key, timing, used - budget + 1);
+      if (request.urgent) await keepRoomForUrgent(tx, key, waitMs + timing.urgentHoldMs);
+      return { budget, granted: 0, waitMs };
+    }
+    if (budget !== null && !request.urgent && urgentMs > 0) return { budget, granted: 0, waitMs: urgentMs };
     const granted = Math.min(request.want, room);
     const [row] = await tx
       .insert(rateBudgetSlots)

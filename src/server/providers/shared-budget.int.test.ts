@@ -4,7 +4,7 @@ import { RollingWindowLimiter } from '../../sandbox/rate-limiter';
 import type { DatabaseHandle } from '../db/client';
 import { createTestDatabase, usesRealPostgres } from '../testing/test-database';
 import { CallScheduler, type CallSlot } from './call-turns';
-import { SharedBudget } from './shared-budget';
+import { SharedBudget, type SharedBudgetOptions } from './shared-budget';
 
 /**
  * Two budgets on one database stand for two processes of one app (decision 0029) calling the emulators'
@@ -16,6 +16,17 @@ beforeAll(async () => {
   database = await createTestDatabase();
 });
 afterAll(() => database.close());
+
+/** Two processes of one app (a fresh one each time), each with its scheduler over the shared budget. */
+function twoSchedulers(options: Omit<SharedBudgetOptions, 'db' | 'key'>): [CallScheduler, CallScheduler] {
+  const key = { service: 'apple', app: `test-${randomUUID()}` };
+  const oneProcess = () =>
+    new CallScheduler(
+      new SharedBudget({ db: database.db, key, reportEveryMs: 10, learnTrimMs: 0, ...options }),
+      { windowMs: options.windowMs },
+    );
+  return [oneProcess(), oneProcess()];
+}
 
 // The shared budget serves PostgreSQL deployments (PGlite serves one process and keeps its own budget).
 describe.skipIf(!usesRealPostgres())('SharedBudget', () => {
@@ -59,6 +70,33 @@ describe.skipIf(!usesRealPostgres())('SharedBudget', () => {
     expect(accepted).toBeGreaterThan(12 * 2);
   }, 30_000);
 
+  it("gives the room that frees to another process's light person before this process's heavy one (decision 0050)", async () => {
+    const [a, b] = twoSchedulers({
+      windowMs: 1000,
+      validMs: 50,
+      // Kept long, so the test does not depend on how soon a loaded machine asks again.
+      urgentHoldMs: 2_000,
+    });
+    const call = async (scheduler: CallScheduler, userId: string, refused = false) => {
+      const slot = await scheduler.acquire({ userId, interactive: false }, 10_000);
+      scheduler.release(slot, !refused);
+      if (refused) await scheduler.learn(slot);
+    };
+    // Process b's big job fills the window and teaches the budget: 20 calls (a light share of 2).
+    for (let index = 0; index < 20; index++) await call(b, 'big');
+    await call(b, 'big', true);
+    expect((b.source as SharedBudget).learnedBudget).toBe(20);
+    // The window is full; the big one asks again in b, then a small one in process a, a little later.
+    const served: string[] = [];
+    const big = Array.from({ length: 3 }, () => call(b, 'big').then(() => served.push('big')));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const small = Array.from({ length: 3 }, () => call(a, 'small').then(() => served.push('small')));
+    await Promise.all([...big, ...small]);
+    // The small person's calls went first although they asked later and in another process; the big one
+    // was not starved (its calls went next, in the same window).
+    expect(served).toEqual(['small', 'small', 'small', 'big', 'big', 'big']);
+  }, 30_000);
+
   /**
    * Issue 25's sequences, step by step (decision 0040): two processes of one app, a service that accepts 4
    * calls a second, and a budget learned exactly (4). Each sequence made a paced call refused when a slot
@@ -72,23 +110,7 @@ describe.skipIf(!usesRealPostgres())('SharedBudget', () => {
 
     function twoProcesses() {
       const service = new RollingWindowLimiter(4, windowMs, Date.now);
-      const key = { service: 'apple', app: `test-${randomUUID()}` };
-      const [a, b] = [0, 1].map(
-        () =>
-          new CallScheduler(
-            new SharedBudget({
-              db: database.db,
-              key,
-              windowMs,
-              validMs: 100,
-              reportEveryMs: 10,
-              learnTrimMs: 0,
-              recountAfterMs: 100,
-            }),
-            { windowMs },
-          ),
-      );
-      if (!a || !b) throw new Error('two processes');
+      const [a, b] = twoSchedulers({ windowMs, validMs: 100, recountAfterMs: 100 });
       /** Sends a call that holds its slot already, as the HTTP layer does. */
       const send = async (scheduler: CallScheduler, slot: CallSlot) => {
         const accepted = service.take() === 0;

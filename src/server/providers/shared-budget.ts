@@ -7,6 +7,7 @@ import {
   reportSlots,
   type SlotReport,
   takeSlots,
+  URGENT_HOLD_MS,
 } from './rate-budget-store';
 
 /**
@@ -41,6 +42,8 @@ export interface SharedBudgetOptions {
   reportEveryMs?: number;
   /** Calls reported this close to the window's start are left out when learning (LEARN_TRIM_MS). */
   learnTrimMs?: number;
+  /** How long the room stays kept for urgent calls after they were told to ask again (URGENT_HOLD_MS). */
+  urgentHoldMs?: number;
   /** How long after learning the budget the window is counted again (RECOUNT_AFTER_MS). */
   recountAfterMs?: number;
   now?: () => number;
@@ -83,6 +86,7 @@ export class SharedBudget implements SlotSource {
       windowMs: options.windowMs,
       relearnAfterMs: options.relearnAfterMs ?? DEFAULT_RELEARN_MS,
       inFlightMs: options.inFlightMs ?? DEFAULT_IN_FLIGHT_MS,
+      urgentHoldMs: options.urgentHoldMs ?? URGENT_HOLD_MS,
     };
     this.now = options.now ?? Date.now;
   }
@@ -92,14 +96,14 @@ export class SharedBudget implements SlotSource {
     return this.known;
   }
 
-  take(): number | Promise<number> {
+  take(urgent = false): number | Promise<number> {
     if (this.tokens > 0 && this.now() < this.tokensUntil) {
       this.tokens--;
       this.paced = this.tokensPaced;
       this.grantId = this.tokensGrant;
       return 0;
     }
-    return this.refill();
+    return this.refill(urgent);
   }
 
   /** The call has its answer (or will never have one): its slot is no longer in flight. */
@@ -147,7 +151,7 @@ export class SharedBudget implements SlotSource {
     timer.unref?.();
   }
 
-  private async refill(): Promise<number> {
+  private async refill(urgent: boolean): Promise<number> {
     const startedAt = this.now();
     this.dropTokens();
     const report = this.takeReport();
@@ -155,6 +159,7 @@ export class SharedBudget implements SlotSource {
     try {
       answer = await takeSlots(this.options.db, this.options.key, this.timing, {
         want: this.options.batch ?? 8,
+        urgent,
         report,
       });
     } catch (error) {

@@ -1,0 +1,1 @@
+ALTER TABLE "rate_budgets" ADD COLUMN "urgent_until" timestamp with time zone;
