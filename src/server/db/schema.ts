@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   customType,
@@ -105,9 +106,11 @@ export const rateBudgets = pgTable(
     budget: integer('budget'),
     learnedAt: timestamp('learned_at', { withTimezone: true }),
     /**
-     * Until when a process has light or interactive calls waiting for room (decision 0050): the room
-     * that frees meanwhile is theirs, not a heavy call's in another process.
+     * The first waiting call of any process (decision 0050): until `urgent_until`, the room that frees
+     * goes to a call of this rank or better (`CallScheduler`'s rank: interactive 0, then a light person's
+     * by when they asked), not to another process's later or heavy one.
      */
+    urgentRank: bigint('urgent_rank', { mode: 'number' }),
     urgentUntil: timestamp('urgent_until', { withTimezone: true }),
   },
   (table) => [primaryKey({ columns: [table.service, table.app] })],

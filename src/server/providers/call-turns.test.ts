@@ -48,21 +48,21 @@ describe('pickNextCall', () => {
 });
 
 /**
- * A source with a fixed number of slots that open one by one as the test says; `urgent` lists what each
- * slot given was asked with (decision 0050: whether the call it went to is interactive or light).
+ * A source with a fixed number of slots that open one by one as the test says; `ranks` lists the rank each
+ * slot given was asked with (decision 0050).
  */
-function gate(): SlotSource & { open(n: number): void; urgent: boolean[] } {
+function gate(): SlotSource & { open(n: number): void; ranks: (number | undefined)[] } {
   let room = 0;
-  const urgent: boolean[] = [];
+  const ranks: (number | undefined)[] = [];
   return {
     paced: true,
     // A tenth of it (3 calls in the window) is a person's light share.
     learnedBudget: 30,
-    urgent,
-    take: (forUrgent) => {
+    ranks,
+    take: (rank) => {
       if (room === 0) return 1;
       room--;
-      urgent.push(forUrgent === true);
+      ranks.push(rank);
       return 0;
     },
     release: () => undefined,
@@ -110,9 +110,13 @@ describe('CallScheduler', () => {
       ...['c', 'c', 'a', 'a', 'b', 'b'],
       ...Array.from({ length: 17 }, () => 'big'),
     ]);
-    // Each slot was asked for as urgent exactly when its call was a light person's: what lets the room
-    // shared with other processes go to their light calls first.
-    expect(source.urgent).toEqual(order.map((_, index) => index < 9));
+    // Each slot was asked for with its call's rank among every process's: a light person's by when they
+    // asked, none once the big one is past its share (what the room shared with other processes goes by).
+    expect(source.ranks).toEqual([
+      ...[0, 0, 0],
+      ...[5, 5, 10, 10, 20, 20],
+      ...Array.from({ length: 17 }, () => undefined),
+    ]);
   });
 
   it('fails a call that would wait longer than it waits inline, with how long', async () => {

@@ -25,10 +25,11 @@ export interface CallTurn {
 /** Room for calls in a service's rate budget. */
 export interface SlotSource {
   /**
-   * Takes one slot: 0 when taken, otherwise how many ms until one may be free. `urgent`: the call it is
-   * for is interactive or a light person's, which a source shared by processes serves first (decision 0050).
+   * Takes one slot: 0 when taken, otherwise how many ms until one may be free. `rank`: the turn of the call
+   * it is for among every process's (lower first; none for a heavy person's), which a source shared by
+   * processes keeps the room for (decision 0050).
    */
-  take(urgent?: boolean): number | Promise<number>;
+  take(rank?: number): number | Promise<number>;
   /** Whether the slot just taken was paced by a learned budget (false while none is known). */
   readonly paced: boolean;
   /** The calls a window holds, once learned. */
@@ -177,7 +178,7 @@ export class CallScheduler {
       while (this.waiting.length > 0) {
         let waitMs: number;
         try {
-          waitMs = await this.source.take(this.nextCall().urgent);
+          waitMs = await this.source.take(this.nextCall().rank);
         } catch (error) {
           // The budget could not be asked (the database is away): the calls fail as any call would.
           for (const call of this.waiting.splice(0)) call.reject(error as Error);
@@ -195,16 +196,19 @@ export class CallScheduler {
     }
   }
 
-  /** The waiting call to serve next (`pickNextCall`), and whether it is interactive or a light person's. */
-  private nextCall(): { index: number; urgent: boolean } {
+  /**
+   * The waiting call to serve next (`pickNextCall`) and its rank among every process's calls: 0 when
+   * interactive, when its person asked when light, none for a heavy person's (decision 0050).
+   */
+  private nextCall(): { index: number; rank: number | undefined } {
     const budget = this.source.learnedBudget;
     const lightUpTo = budget ? Math.max(1, Math.floor(budget * LIGHT_SHARE)) : Number.POSITIVE_INFINITY;
     const index = pickNextCall(this.waiting, (userId) => this.usedRecently(userId), lightUpTo);
-    const turn = this.waiting[index]?.turn;
-    return {
-      index,
-      urgent: turn !== undefined && (turn.interactive || this.usedRecently(turn.userId) < lightUpTo),
-    };
+    const call = this.waiting[index];
+    if (!call) return { index, rank: undefined };
+    if (call.turn.interactive) return { index, rank: 0 };
+    const light = this.usedRecently(call.turn.userId) < lightUpTo;
+    return { index, rank: light ? (call.turn.askedAt ?? call.since) : undefined };
   }
 
   private serveNext(): void {

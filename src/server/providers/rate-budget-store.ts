@@ -27,7 +27,7 @@ export interface BudgetTiming {
    * flight): longer than any call can take (the HTTP layer's timeout), so a live process always reports first.
    */
   inFlightMs: number;
-  /** How long the room stays kept for urgent calls after they were told to ask again (`URGENT_HOLD_MS`). */
+  /** How long the room stays kept for a ranked call after it was told to ask again (`URGENT_HOLD_MS`). */
   urgentHoldMs: number;
 }
 
@@ -50,10 +50,12 @@ export interface TakeAnswer {
 
 /** How soon to ask again when the window is full of calls still in flight (their answers free nothing). */
 const IN_FLIGHT_POLL_MS = 20;
+/** How soon an urgent call ranked after the held one asks again (the holder may be served sooner). */
+const OUTRANKED_POLL_MS = 50;
 /**
  * How long after it was told to ask again the room that frees stays kept for a process whose light or
- * interactive calls found the window full (decision 0050): it asks again when the next call leaves the
- * window, renewing the hold while they wait; once they stop waiting, heavy calls go again after this.
+ * interactive call found the window full (decision 0050): it asks again when the next call leaves the
+ * window, renewing the hold while it waits, and ends it when it takes its slots.
  */
 export const URGENT_HOLD_MS = 250;
 
@@ -77,25 +79,28 @@ async function windowState(tx: Tx, key: BudgetKey, timing: BudgetTiming) {
          where service = ${key.service} and app = ${key.app}
            and counts_at > now() - (${timing.windowMs}::int * interval '1 millisecond'))
         as used,
+      (select case when urgent_until > now() then urgent_rank end
+         from rate_budgets where service = ${key.service} and app = ${key.app}) as held_rank,
       (select greatest(0, ceil(extract(epoch from (urgent_until - now())) * 1000))
-         from rate_budgets where service = ${key.service} and app = ${key.app}) as urgent_ms`);
-  const row = (result as unknown as { rows: { budget: unknown; used: unknown; urgent_ms: unknown }[] })
-    .rows[0];
+         from rate_budgets where service = ${key.service} and app = ${key.app}) as held_ms`);
+  type Row = { budget: unknown; used: unknown; held_rank: unknown; held_ms: unknown };
+  const row = (result as unknown as { rows: Row[] }).rows[0];
+  const heldRank = row?.held_rank === null || row?.held_rank === undefined ? null : Number(row.held_rank);
   return {
     budget: row?.budget === null || row?.budget === undefined ? null : Number(row.budget),
     used: Number(row?.used ?? 0),
-    urgentMs: Number(row?.urgent_ms ?? 0),
+    held: heldRank === null ? null : { rank: heldRank, ms: Number(row?.held_ms ?? 0) },
   };
 }
 
-/**
- * Urgent calls found the window full: the room that frees is kept for them for `holdMs` (until a while
- * after they were told to ask again).
- */
-async function keepRoomForUrgent(tx: Tx, key: BudgetKey, holdMs: number): Promise<void> {
+/** Keeps the room that frees for calls of `rank` or better for `holdMs`; with no rank, ends the hold. */
+async function holdRoom(tx: Tx, key: BudgetKey, rank: number | null, holdMs = 0): Promise<void> {
   await tx
     .update(rateBudgets)
-    .set({ urgentUntil: sql`now() + (${holdMs}::int * interval '1 millisecond')` })
+    .set({
+      urgentRank: rank,
+      urgentUntil: rank === null ? null : sql`now() + (${holdMs}::int * interval '1 millisecond')`,
+    })
     .where(and(eq(rateBudgets.service, key.service), eq(rateBudgets.app, key.app)));
 }
 
@@ -160,28 +165,36 @@ async function forgetOld(tx: Tx, key: BudgetKey, timing: BudgetTiming): Promise<
  * known (every call is in a row before it is sent, either way). The batch counts as in flight until its
  * calls are reported answered or given back.
  *
- * Turns across processes (decision 0050): `urgent` says the process's next call is interactive or a light
- * person's (`pickNextCall`). When such a call finds the window full, the room that frees next is kept for
- * it: a process whose next call is neither gets nothing until it is taken or `URGENT_HOLD_MS` passes.
+ * Turns across processes (decision 0050): `rank` is the process's next call's (`CallScheduler`: 0 for an
+ * interactive call, a light person's by when they asked, none for the rest). When a ranked call finds the
+ * window full, the room that frees is kept for it unless a better one is kept already: until
+ * `URGENT_HOLD_MS` after it was told to ask again, a process whose next call ranks after it (or has no
+ * rank) gets nothing. The holder ends the hold when it takes its slots; asking again, it renews it.
  */
 export function takeSlots(
   db: Database,
   key: BudgetKey,
   timing: BudgetTiming,
-  request: { want: number; urgent?: boolean | undefined; report?: SlotReport | undefined },
+  request: { want: number; rank?: number | undefined; report?: SlotReport | undefined },
 ): Promise<TakeAnswer> {
   return db.transaction(async (tx) => {
     await tx.execute(lock(key));
     await applyReport(tx, key, request.report);
     await forgetOld(tx, key, timing);
-    const { budget, used, urgentMs } = await windowState(tx, key, timing);
+    const { budget, used, held } = await windowState(tx, key, timing);
+    const rank = request.rank;
+    const first = rank !== undefined && (held === null || rank <= held.rank);
     const room = budget === null ? request.want : budget - used;
     if (budget !== null && room < 1) {
       const waitMs = await waitFor(tx, key, timing, used - budget + 1);
-      if (request.urgent) await keepRoomForUrgent(tx, key, waitMs + timing.urgentHoldMs);
+      if (first) await holdRoom(tx, key, rank, waitMs + timing.urgentHoldMs);
       return { budget, granted: 0, waitMs };
     }
-    if (budget !== null && !request.urgent && urgentMs > 0) return { budget, granted: 0, waitMs: urgentMs };
+    if (budget !== null && held !== null && !first) {
+      const waitMs = rank === undefined ? held.ms : Math.min(held.ms, OUTRANKED_POLL_MS);
+      return { budget, granted: 0, waitMs: Math.max(1, waitMs) };
+    }
+    if (held !== null && first) await holdRoom(tx, key, null);
     const granted = Math.min(request.want, room);
     const [row] = await tx
       .insert(rateBudgetSlots)

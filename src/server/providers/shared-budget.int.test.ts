@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RollingWindowLimiter } from '../../sandbox/rate-limiter';
 import type { DatabaseHandle } from '../db/client';
+import { rateBudgets } from '../db/schema';
 import { createTestDatabase, usesRealPostgres } from '../testing/test-database';
 import { CallScheduler, type CallSlot } from './call-turns';
+import type { BudgetKey } from './rate-budget-store';
 import { SharedBudget, type SharedBudgetOptions } from './shared-budget';
 
 /**
@@ -18,14 +21,25 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 /** Two processes of one app (a fresh one each time), each with its scheduler over the shared budget. */
-function twoSchedulers(options: Omit<SharedBudgetOptions, 'db' | 'key'>): [CallScheduler, CallScheduler] {
+function twoSchedulers(
+  options: Omit<SharedBudgetOptions, 'db' | 'key'>,
+): [CallScheduler, CallScheduler, BudgetKey] {
   const key = { service: 'apple', app: `test-${randomUUID()}` };
   const oneProcess = () =>
     new CallScheduler(
       new SharedBudget({ db: database.db, key, reportEveryMs: 10, learnTrimMs: 0, ...options }),
       { windowMs: options.windowMs },
     );
-  return [oneProcess(), oneProcess()];
+  return [oneProcess(), oneProcess(), key];
+}
+
+/** The rank the budget's room is kept for now (decision 0050); null when none. */
+async function heldRank(key: BudgetKey): Promise<number | null | undefined> {
+  const [row] = await database.db
+    .select({ rank: rateBudgets.urgentRank })
+    .from(rateBudgets)
+    .where(and(eq(rateBudgets.service, key.service), eq(rateBudgets.app, key.app)));
+  return row?.rank;
 }
 
 // The shared budget serves PostgreSQL deployments (PGlite serves one process and keeps its own budget).
@@ -71,7 +85,7 @@ describe.skipIf(!usesRealPostgres())('SharedBudget', () => {
   }, 30_000);
 
   it("gives the room that frees to another process's light person before this process's heavy one (decision 0050)", async () => {
-    const [a, b] = twoSchedulers({
+    const [a, b, key] = twoSchedulers({
       windowMs: 1000,
       validMs: 50,
       // Kept long, so the test does not depend on how soon a loaded machine asks again.
@@ -91,10 +105,35 @@ describe.skipIf(!usesRealPostgres())('SharedBudget', () => {
     const big = Array.from({ length: 3 }, () => call(b, 'big').then(() => served.push('big')));
     await new Promise((resolve) => setTimeout(resolve, 50));
     const small = Array.from({ length: 3 }, () => call(a, 'small').then(() => served.push('small')));
+    // While both wait, the room is kept for the light person (the heavy job's calls have no rank).
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await heldRank(key)).toBeGreaterThan(0);
     await Promise.all([...big, ...small]);
     // The small person's calls went first although they asked later and in another process; the big one
     // was not starved (its calls went next, in the same window).
     expect(served).toEqual(['small', 'small', 'small', 'big', 'big', 'big']);
+  }, 30_000);
+
+  it('gives the room that frees to the light person who asked first, whichever process they are in (decision 0050)', async () => {
+    const [a, b, key] = twoSchedulers({ windowMs: 1000, validMs: 50, urgentHoldMs: 2_000 });
+    const call = async (scheduler: CallScheduler, userId: string, askedAt?: number, refused = false) => {
+      const slot = await scheduler.acquire({ userId, interactive: false, askedAt }, 10_000);
+      scheduler.release(slot, !refused);
+      if (refused) await scheduler.learn(slot);
+    };
+    // Someone else fills the window and teaches the budget (20: a light share of 2 calls a person).
+    for (let index = 0; index < 20; index++) await call(b, `filler-${index}`);
+    await call(b, 'filler', undefined, true);
+    // With the window full, b's person who asked at 2,000 waits first; a's, who asked at 1,000, a moment later.
+    const served: string[] = [];
+    const later = [0, 1].map(() => call(b, 'later', 2_000).then(() => served.push('later')));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const earlier = [0, 1].map(() => call(a, 'earlier', 1_000).then(() => served.push('earlier')));
+    // While both wait, the room is kept for the one who asked first.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await heldRank(key)).toBe(1_000);
+    await Promise.all([...later, ...earlier]);
+    expect(served).toEqual(['earlier', 'earlier', 'later', 'later']);
   }, 30_000);
 
   /**

@@ -42,7 +42,7 @@ export interface SharedBudgetOptions {
   reportEveryMs?: number;
   /** Calls reported this close to the window's start are left out when learning (LEARN_TRIM_MS). */
   learnTrimMs?: number;
-  /** How long the room stays kept for urgent calls after they were told to ask again (URGENT_HOLD_MS). */
+  /** How long the room stays kept for a ranked call after it was told to ask again (URGENT_HOLD_MS). */
   urgentHoldMs?: number;
   /** How long after learning the budget the window is counted again (RECOUNT_AFTER_MS). */
   recountAfterMs?: number;
@@ -96,14 +96,14 @@ export class SharedBudget implements SlotSource {
     return this.known;
   }
 
-  take(urgent = false): number | Promise<number> {
+  take(rank?: number): number | Promise<number> {
     if (this.tokens > 0 && this.now() < this.tokensUntil) {
       this.tokens--;
       this.paced = this.tokensPaced;
       this.grantId = this.tokensGrant;
       return 0;
     }
-    return this.refill(urgent);
+    return this.refill(rank);
   }
 
   /** The call has its answer (or will never have one): its slot is no longer in flight. */
@@ -151,7 +151,7 @@ export class SharedBudget implements SlotSource {
     timer.unref?.();
   }
 
-  private async refill(urgent: boolean): Promise<number> {
+  private async refill(rank: number | undefined): Promise<number> {
     const startedAt = this.now();
     this.dropTokens();
     const report = this.takeReport();
@@ -159,7 +159,7 @@ export class SharedBudget implements SlotSource {
     try {
       answer = await takeSlots(this.options.db, this.options.key, this.timing, {
         want: this.options.batch ?? 8,
-        urgent,
+        rank,
         report,
       });
     } catch (error) {

@@ -1,0 +1,1 @@
+ALTER TABLE "rate_budgets" ADD COLUMN "urgent_rank" bigint;
