@@ -70,28 +70,31 @@ type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
  * the room is still kept for another process's urgent calls (ms; 0 when it is not).
  */
 async function windowState(tx: Tx, key: BudgetKey, timing: BudgetTiming) {
+  // One read of the budget's row (when there is one) beside the window's count.
   const result = await tx.execute(sql`
     select
-      (select case when learned_at > now() - (${timing.relearnAfterMs}::int * interval '1 millisecond')
-              then budget end
-         from rate_budgets where service = ${key.service} and app = ${key.app}) as budget,
+      case when b.learned_at > now() - (${timing.relearnAfterMs}::int * interval '1 millisecond')
+        then b.budget end as budget,
       (select coalesce(sum(calls), 0) from rate_budget_slots
          where service = ${key.service} and app = ${key.app}
            and counts_at > now() - (${timing.windowMs}::int * interval '1 millisecond'))
         as used,
-      (select case when urgent_until > now() then urgent_rank end
-         from rate_budgets where service = ${key.service} and app = ${key.app}) as held_rank,
-      (select greatest(0, ceil(extract(epoch from (urgent_until - now())) * 1000))
-         from rate_budgets where service = ${key.service} and app = ${key.app}) as held_ms`);
+      case when b.urgent_until > now() then b.urgent_rank end as held_rank,
+      greatest(0, ceil(extract(epoch from (b.urgent_until - now())) * 1000)) as held_ms
+    from (select 1) as one
+      left join rate_budgets b on b.service = ${key.service} and b.app = ${key.app}`);
   type Row = { budget: unknown; used: unknown; held_rank: unknown; held_ms: unknown };
   const row = (result as unknown as { rows: Row[] }).rows[0];
-  const heldRank = row?.held_rank === null || row?.held_rank === undefined ? null : Number(row.held_rank);
+  const heldRank = numberOrNull(row?.held_rank);
   return {
-    budget: row?.budget === null || row?.budget === undefined ? null : Number(row.budget),
+    budget: numberOrNull(row?.budget),
     used: Number(row?.used ?? 0),
     held: heldRank === null ? null : { rank: heldRank, ms: Number(row?.held_ms ?? 0) },
   };
 }
+
+/** A nullable SQL number as it comes back (a bigint arrives as text). */
+const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
 /** Keeps the room that frees for calls of `rank` or better for `holdMs`; with no rank, ends the hold. */
 async function holdRoom(tx: Tx, key: BudgetKey, rank: number | null, holdMs = 0): Promise<void> {
