@@ -179,6 +179,38 @@ describe('matchTracks against a fake destination', () => {
     expect(destination.searches).toHaveLength(1);
   });
 
+  it('treats an ISRC answered only by songs the person cannot play as absent: one search finds a playable copy', async () => {
+    // Apple lists some songs it cannot stream in a storefront (no playParams). No other search than title +
+    // artist can find that recording playable elsewhere (decision 0051).
+    const source = song('s1', 'Midnight Train', ['Harbor Lights'], { album: 'Night', isrc: isrcFor(1) });
+    const locked = { ...source, id: 'locked', uri: 'locked', availability: { playable: false } };
+    const compilation = { ...source, id: 'open', uri: 'open', album: 'Best Of', isrc: isrcFor(2) };
+    const destination = new FakeDestination([locked, compilation]);
+    const [match] = await matchTracks([source], destination);
+    expect(match?.best?.track.id).toBe('open');
+    expect(destination.searches.map((s) => s.query)).toEqual([
+      { title: 'Midnight Train', artist: 'Harbor Lights' },
+    ]);
+
+    const lockedOnly = new FakeDestination([locked]);
+    const [none] = await matchTracks([source], lockedOnly);
+    expect(none?.status).toBe('unmatched');
+    expect(lockedOnly.searches.map((s) => s.query)).toEqual([
+      { title: 'Midnight Train', artist: 'Harbor Lights' },
+    ]);
+  });
+
+  it('keeps every search when the ISRC answer holds a playable song that was not accepted', async () => {
+    // Counter-example: one playable song beside the locked one proves nothing about the recording.
+    const source = song('s1', 'Midnight Train', ['Harbor Lights'], { album: 'Night', isrc: isrcFor(1) });
+    const destination = new FakeDestination([
+      { ...source, id: 'locked', uri: 'locked', availability: { playable: false } },
+      song('a-wrong', 'Another Song', ['Someone Else'], { isrc: isrcFor(1) }),
+    ]);
+    await matchTracks([source], destination);
+    expect(destination.searches.map((s) => s.query)).toContainEqual({ artist: 'Harbor Lights' });
+  });
+
   it('keeps searching when the ISRC found songs but none could be accepted', async () => {
     // A wrongly reported ISRC (a compilation's): the lookup answers, with another song, so nothing is proven.
     const wrong = song('a-wrong', 'Another Song', ['Someone Else'], { isrc: isrcFor(1) });

@@ -171,19 +171,22 @@ function isAccepted(ranked: readonly ScoredCandidate[]): boolean {
 }
 
 /**
- * True when the destination answered the track's ISRC with nothing: it has no recording under that code
- * in this region. An ISRC identifies a recording, so only one thing can still find it: the same recording
- * filed under another code (a remaster's or compilation's ISRC, or none), which the most precise search,
- * title + primary artist, finds, or when that page is crowded by look-alikes, the album the source names
- * (for a name in another script, also its Latin form and the album).
+ * True when the destination has no recording under the track's ISRC that the person can play: it answered
+ * that code with nothing in this region, or only with songs it lists but cannot stream there (Apple's songs
+ * without `playParams`, Spotify's `is_playable: false`), which are never candidates. An ISRC identifies a
+ * recording, so only one thing can still find it: the same recording filed under another code (a
+ * remaster's or compilation's ISRC, or none), which the most precise search, title + primary artist,
+ * finds, or when that page is crowded by look-alikes, the album the source names (for a name in another
+ * script, also its Latin form and the album).
  * The broader searches (simplified title, title alone, the title as written) exist for tracks whose ISRC
- * is unknown; after this answer they would only bring other recordings. A track without an ISRC, or whose
- * lookup found songs that were not accepted, proves nothing and tries them all.
+ * is unknown; after this answer they would only bring other recordings (decisions 0044 and 0051). A track
+ * without an ISRC, or whose lookup found playable songs that were not accepted, proves nothing and tries
+ * them all.
  */
 function isrcProvesAbsence(source: PreparedTrack, isrcAnswers: Map<string, NormalizedTrack[]>): boolean {
   if (!source.isrc) return false;
   const answer = isrcAnswers.get(source.isrc);
-  return answer !== undefined && answer.length === 0;
+  return answer?.every((track) => track.availability?.playable === false) ?? false;
 }
 
 /** What the searches of one track have shown so far, for `worthSearching`. */
