@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { NOT_PLAYABLE_HERE_REASON } from '../src/shared/api/transfer';
 import { expectAxeClean } from './support/axe';
 import { csrfHeaders, type OwnServer, signUpConnected, startOwnServer } from './support/own-server';
 
@@ -136,6 +137,7 @@ test.describe('batch', () => {
     type Row = {
       position: number;
       status: string;
+      reasons: string[];
       sourceTrack: { name: string; artists: string[] };
     };
     const unmatched: { matchSetId: string; row: Row }[] = [];
@@ -149,14 +151,19 @@ test.describe('batch', () => {
     }
     expect(unmatched.length).toBeGreaterThanOrEqual(2);
 
-    // Every one of them is in the one review, saying it is probably not on Apple Music (issue 24).
+    // Every one of them is in the one review, saying it is probably not on Apple Music (issue 24), or,
+    // for a song Apple lists only where this person cannot play it, saying that (decision 0051).
     const review = page.getByRole('region', { name: 'Needs your review' });
     const rows = review.getByTestId('batch-review-row');
     // A row by its song's exact name ("River" is not "City" by "Clara Rivers").
     const rowOf = (name: string) => rows.filter({ has: page.getByText(name, { exact: true }) }).first();
     await expect(rows).toHaveCount(unmatched.length);
     for (const { row } of unmatched) {
-      await expect(rowOf(row.sourceTrack.name)).toContainText('Probably not on Apple Music');
+      await expect(rowOf(row.sourceTrack.name)).toContainText(
+        row.reasons[0] === NOT_PLAYABLE_HERE_REASON
+          ? 'Not playable in your country on Apple Music'
+          : 'Probably not on Apple Music',
+      );
     }
     await expect(page.getByText('Nothing needs your review.')).toHaveCount(0);
     await expectAxeClean(page, 'batch review with unmatched rows');
@@ -231,7 +238,11 @@ test.describe('batch', () => {
             .getByRole('listitem')
             .filter({ hasText: new RegExp(`^${escaped(entry.row.sourceTrack.name)}( —|:)`) }),
         ).toContainText(
-          entry === other ? 'Skipped by you' : /No confident match|Not found on the destination/,
+          entry === other
+            ? 'Skipped by you'
+            : entry.row.reasons[0] === NOT_PLAYABLE_HERE_REASON
+              ? 'On the destination, but not playable in your country'
+              : /No confident match|Not found on the destination/,
         );
       }
     }

@@ -4,6 +4,7 @@
  * `pipeline.contract.ts` holds the suite that runs against real provider clients.
  */
 import { describe, expect, it } from 'vitest';
+import { NOT_PLAYABLE_HERE_REASON } from '../../shared/api/transfer';
 import type { MusicProvider, NormalizedTrack, TrackQuery } from '../providers/types';
 import { MemoryMatchCache } from './cache';
 import { matchTracks, SEARCH_LIMIT, type TieBreaker } from './pipeline';
@@ -195,6 +196,8 @@ describe('matchTracks against a fake destination', () => {
     const lockedOnly = new FakeDestination([locked]);
     const [none] = await matchTracks([source], lockedOnly);
     expect(none?.status).toBe('unmatched');
+    // Not "no candidates found": the service has it, the person cannot play it there.
+    expect(none?.reasons).toEqual([NOT_PLAYABLE_HERE_REASON]);
     expect(lockedOnly.searches.map((s) => s.query)).toEqual([
       { title: 'Midnight Train', artist: 'Harbor Lights' },
     ]);

@@ -1,3 +1,4 @@
+import { NOT_PLAYABLE_HERE_REASON } from '../../shared/api/transfer';
 import { chunk, mapWithConcurrency } from '../concurrency';
 import type { MusicProvider, NormalizedTrack, TrackQuery } from '../providers/types';
 import { type CachedLookup, lookupCacheKey, type MatchCache } from './cache';
@@ -25,7 +26,10 @@ export interface TrackMatch {
   /** The top candidate's confidence (0 when there was none). */
   confidence: number;
   status: MatchStatus;
-  /** Why: the top candidate's reasons ("different version: live"), or "no candidates found". */
+  /**
+   * Why: the top candidate's reasons ("different version: live"), or "no candidates found", or that the
+   * destination lists the recording only where the person cannot play it (`NOT_PLAYABLE_HERE_REASON`).
+   */
   reasons: string[];
 }
 
@@ -193,6 +197,8 @@ function isrcProvesAbsence(source: PreparedTrack, isrcAnswers: Map<string, Norma
 interface SearchState {
   /** The ISRC answer proved the recording absent under that code (`isrcProvesAbsence`). */
   readonly absent: boolean;
+  /** …by listing it only where the person cannot play it: the row says so if nothing else is found. */
+  readonly listedUnplayable: boolean;
   /** A search has been sent for this track. */
   searched: boolean;
   /** Some search answered a full page with the title among it (`crowdedByLookAlikes`). */
@@ -240,11 +246,13 @@ async function findCandidates(
   isrcAnswers: Map<string, NormalizedTrack[]>,
   lookups: LookupService,
   scoring: ScoringOptions,
-): Promise<ScoredCandidate[]> {
+): Promise<{ ranked: ScoredCandidate[]; listedUnplayable: boolean }> {
   const pool: NormalizedTrack[] = [];
   let ranked: ScoredCandidate[] = [];
+  const absent = isrcProvesAbsence(source, isrcAnswers);
   const state: SearchState = {
-    absent: isrcProvesAbsence(source, isrcAnswers),
+    absent,
+    listedUnplayable: absent && (isrcAnswers.get(source.isrc ?? '')?.length ?? 0) > 0,
     searched: false,
     crowded: false,
   };
@@ -268,10 +276,10 @@ async function findCandidates(
       if (isAccepted(ranked)) break;
     }
   }
-  return ranked;
+  return { ranked, listedUnplayable: state.listedUnplayable };
 }
 
-function buildMatch(source: PreparedTrack, ranked: ScoredCandidate[]): TrackMatch {
+function buildMatch(source: PreparedTrack, ranked: ScoredCandidate[], listedUnplayable: boolean): TrackMatch {
   const top = ranked[0];
   const confidence = top?.confidence ?? 0;
   const status = top ? statusFor(confidence) : 'unmatched';
@@ -283,7 +291,12 @@ function buildMatch(source: PreparedTrack, ranked: ScoredCandidate[]): TrackMatc
     candidates: ranked.slice(0, MAX_CANDIDATES),
     confidence,
     status,
-    reasons: status === 'unmatched' ? unmatchedReasons(top) : [...(top?.reasons ?? [])],
+    reasons:
+      status !== 'unmatched'
+        ? [...(top?.reasons ?? [])]
+        : listedUnplayable
+          ? [NOT_PLAYABLE_HERE_REASON, ...(top ? unmatchedReasons(top) : [])]
+          : unmatchedReasons(top),
   };
 }
 
@@ -346,8 +359,8 @@ export async function matchTracks(
   await mapWithConcurrency(indices, concurrency, async (index) => {
     const source = prepared[index];
     if (!source) return;
-    const ranked = await findCandidates(source, isrcAnswers, lookups, scoring);
-    let match = buildMatch(source, ranked);
+    const found = await findCandidates(source, isrcAnswers, lookups, scoring);
+    let match = buildMatch(source, found.ranked, found.listedUnplayable);
     if (options.tieBreaker) match = await applyTieBreaker(match, options.tieBreaker);
     results[index] = match;
     done++;

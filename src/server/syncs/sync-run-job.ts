@@ -5,6 +5,7 @@ import {
   type SyncTrack,
   syncTrackSchema,
 } from '../../shared/api/syncs';
+import { notPlayableHere } from '../../shared/api/transfer';
 import { SERVICE_LABELS } from '../../shared/services';
 import { createMatchingTieBreaker } from '../ai/matching-tie-breaker';
 import type { AppDeps } from '../app-context';
@@ -253,7 +254,8 @@ function notAddedReason(row: MatchRowRecord): string {
   if (row.status === 'skipped') {
     return row.decidedBy === 'person' ? 'Your rule: not on this service' : (row.reasons[0] ?? 'Not a song');
   }
-  return row.status === 'review' ? 'No confident match: review it in a transfer to make a rule' : 'Not found';
+  if (row.status === 'review') return 'No confident match: review it in a transfer to make a rule';
+  return notPlayableHere(row) ? 'Not playable in your country' : 'Not found';
 }
 
 /**

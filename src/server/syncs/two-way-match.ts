@@ -1,4 +1,5 @@
 import type { SyncTrack } from '../../shared/api/syncs';
+import { notPlayableHere } from '../../shared/api/transfer';
 import { SERVICE_LABELS, type ServiceId } from '../../shared/services';
 import { createMatchingTieBreaker } from '../ai/matching-tie-breaker';
 import type { AppDeps } from '../app-context';
@@ -74,7 +75,9 @@ export async function matchAdds(
             : (row.reasons[0] ?? 'Not a song')
           : row.status === 'review'
             ? waitingReason(input.to)
-            : `Not found on ${SERVICE_LABELS[input.to]}`,
+            : notPlayableHere(row)
+              ? `On ${SERVICE_LABELS[input.to]}, but not playable in your country`
+              : `Not found on ${SERVICE_LABELS[input.to]}`,
     }));
   return {
     matched: selected.flatMap((item) => {

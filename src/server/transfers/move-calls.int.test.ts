@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MatchSetView, TransferResult } from '../../shared/api/transfer';
+import { streamable } from '../../sandbox/apple/wire';
+import { type MatchSetView, NOT_PLAYABLE_HERE_REASON, type TransferResult } from '../../shared/api/transfer';
 import { connectService } from '../testing/connect-service';
 import { countByEndpoint, startCountingProxy } from '../testing/counting-proxy';
 import { startTestServer, type TestClient, type TestServer, testCatalog } from '../testing/test-server';
@@ -92,6 +93,24 @@ describe('one 200-track playlist moved from Spotify to Apple Music, counted on t
     );
     expect(done.status).toBe('succeeded');
     expect(accepted).toHaveLength(194);
+    // A song Apple lists in Germany only without playParams is not "not found": its row says why first
+    // (another version may be its closest candidate). Which ones those are comes from the catalog and the
+    // emulator's own rule for streaming.
+    const listedNotPlayable = onSpotify.flatMap((track) => {
+      const copies = testCatalog().tracks.filter(
+        (copy) => copy.isrc === track.isrc && copy.apple?.storefronts.includes('de'),
+      );
+      const locked = copies.length > 0 && copies.every((copy) => !streamable(copy.apple?.id ?? '', 'de'));
+      return locked ? [track.spotify?.id] : [];
+    });
+    const saysNotPlayable = matched.results.filter((row) => row.reasons[0] === NOT_PLAYABLE_HERE_REASON);
+    expect(saysNotPlayable.length).toBeGreaterThan(0);
+    expect(saysNotPlayable.map((row) => row.sourceTrack.id).sort()).toEqual(
+      matched.results
+        .filter((row) => row.status === 'unmatched' && listedNotPlayable.includes(row.sourceTrack.id))
+        .map((row) => row.sourceTrack.id)
+        .sort(),
+    );
     expect(done.addedTracks).toBe(accepted.length);
     expect(done.verifiedTracks).toBe(accepted.length);
     const apple = await server.deps.providers.forUser(userId, 'apple');

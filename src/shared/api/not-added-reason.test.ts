@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { notAddedReason } from './transfer';
+import { NOT_PLAYABLE_HERE_REASON, notAddedReason } from './transfer';
 
 describe('notAddedReason', () => {
   it('never explains a missing match with the closest candidate’s reasons', () => {
@@ -10,6 +10,9 @@ describe('notAddedReason', () => {
     expect(notAddedReason({ ...unmatched, reasons: [], closestConfidence: null })).toBe(
       'Not found on the destination',
     );
+    expect(
+      notAddedReason({ ...unmatched, reasons: [NOT_PLAYABLE_HERE_REASON], closestConfidence: null }),
+    ).toBe('On the destination, but not playable in your country');
   });
 
   it('tells a skip by the person from a source item that cannot be transferred', () => {

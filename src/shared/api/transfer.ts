@@ -17,6 +17,17 @@ export const matchStatusSchema = z.enum(['accepted', 'review', 'unmatched', 'ski
 export type MatchStatus = z.infer<typeof matchStatusSchema>;
 
 /**
+ * The engine's reason for a row whose recording the destination lists only where the person cannot play
+ * it (Apple's songs without `playParams`, Spotify's `is_playable: false`): it is there, so "not found"
+ * would be wrong, but it cannot be added for them (decision 0051).
+ */
+export const NOT_PLAYABLE_HERE_REASON = 'listed, but not playable in your country';
+
+/** Whether the engine left this row unmatched because the destination's copy is not playable for the person. */
+export const notPlayableHere = (row: { reasons: readonly string[] }) =>
+  row.reasons[0] === NOT_PLAYABLE_HERE_REASON;
+
+/**
  * Why a row was not added, in words for the person; step 4 and playlist_transfer.csv say the same. A
  * row's `reasons` describe its best candidate ("same title"), so they never explain a missing match.
  */
@@ -30,6 +41,7 @@ export function notAddedReason(row: {
   if (row.status === 'review') return 'Waiting for your review: not added until you accept it';
   if (row.status === 'skipped')
     return row.decidedBy === 'person' ? 'Skipped by you' : (row.reasons[0] ?? 'Not a transferable track');
+  if (notPlayableHere(row)) return 'On the destination, but not playable in your country';
   return row.closestConfidence === null
     ? 'Not found on the destination'
     : `No confident match (the closest candidate scored ${Math.round(row.closestConfidence)}%)`;

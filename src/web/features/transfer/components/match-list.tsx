@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowRight, ChevronDown, CircleCheck, CircleX } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { YOUR_RULE_REASON } from '../../../../shared/api/match-rules';
-import type { MatchRow, MatchSummary } from '../../../../shared/api/transfer';
+import { type MatchRow, type MatchSummary, notPlayableHere } from '../../../../shared/api/transfer';
 import { ConfidenceBadge, StatusBadge } from '../../../components/match-badges';
 import { TrackCell } from '../../../components/track-cell';
 import { Alert } from '../../../components/ui/alert';
@@ -24,10 +24,15 @@ const PREFETCH_ROWS = 20;
  * (below the review band): the song is probably not on that service, and the row says so rather than
  * offering a wrong recording; its candidates stay one click away in the row's options.
  */
-export function noMatchText(row: Pick<MatchRow, 'status' | 'decidedBy'>, destinationLabel: string): string {
-  return row.status === 'unmatched' && row.decidedBy === 'engine'
-    ? `Probably not on ${destinationLabel}`
-    : `No match in ${destinationLabel}`;
+export function noMatchText(
+  row: Pick<MatchRow, 'status' | 'decidedBy' | 'reasons'>,
+  destinationLabel: string,
+): string {
+  if (row.status !== 'unmatched' || row.decidedBy !== 'engine') return `No match in ${destinationLabel}`;
+  // The service lists it, only not where the person is: "probably not there" would be wrong.
+  return notPlayableHere(row)
+    ? `Not playable in your country on ${destinationLabel}`
+    : `Probably not on ${destinationLabel}`;
 }
 
 function MatchListRow({
