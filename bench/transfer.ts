@@ -208,7 +208,8 @@ async function runDirection(
   // - destination: one ISRC lookup per distinct ISRC in the batches the service allows; one search per
   //   recording the destination lacks under its ISRC (the metadata search that looks for it under another
   //   code, which the matching guide asks for), counted by distinct title and artists since one search
-  //   answers every track that reads the same; the create; the adds at the service's batch limit.
+  //   answers every track that reads the same; the create, which on Apple carries the first 100 tracks;
+  //   the adds of the rest at the service's batch limit.
   const isrcsThere = new Set(catalog.tracks.filter((track) => track[to] !== null).map((track) => track.isrc));
   const distinctIsrcs = new Set(onSource.map((track) => track.isrc));
   const absentIsrcs = new Set(
@@ -223,7 +224,7 @@ async function runDirection(
     isrcLookups: to === 'apple' ? Math.ceil(distinctIsrcs.size / 25) : distinctIsrcs.size,
     searches: absentIsrcs,
     create: 1,
-    adds: Math.ceil(added / 100),
+    adds: Math.ceil(Math.max(0, added - (to === 'apple' ? 100 : 0)) / 100),
     // Verify every write (issue 14): a correct transfer reads its destination back once, as the source is
     // read (Spotify: the playlist with its first 100 items, then 50 a page; Apple library tracks 100).
     readBack: to === 'spotify' ? spotifyPlaylistRead(added) : Math.ceil(added / 100),

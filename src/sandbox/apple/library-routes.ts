@@ -32,7 +32,7 @@ const createPlaylistBody = z.object({
 const appendBody = z.object({ data: trackRefs });
 
 export interface LibraryRouteOptions {
-  /** The `dropped-adds` fault: which of an add request's songs are really stored. */
+  /** The `dropped-adds` fault: which of an add request's (or a creation's) songs are really stored. */
   dropAdds?: (<T>(tracks: T[]) => T[]) | undefined;
   /** A public playlist was created: the catalog must find it by its `pl.u-` id. */
   onShared?: ((library: AppleLibrary, globalId: string, playlistId: string) => void) | undefined;
@@ -264,7 +264,8 @@ function addPlaylistWriteRoutes(app: Hono<AppleEnv>, options: LibraryRouteOption
       name: parsed.data.attributes.name,
       description: parsed.data.attributes.description ?? '',
       isPublic: parsed.data.attributes.isPublic ?? false,
-      songs: songs.songs,
+      // The songs a creation carries are a write like an append's: the same silent losses.
+      songs: options.dropAdds ? options.dropAdds(songs.songs) : songs.songs,
     });
     if (!created) throw new Error('A created playlist could not be read back');
     if (created.globalId) options.onShared?.(c.get('library'), created.globalId, created.id);

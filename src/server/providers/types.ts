@@ -173,6 +173,11 @@ export interface MusicProvider {
    * that resumes reads its destination until two reads this far apart agree. Absent = at once.
    */
   readonly writeSettleMs?: number;
+  /**
+   * How many tracks a new playlist can be created with in the same call (Apple 100: the create's
+   * `relationships.tracks`, one add fewer per move). Absent = none: the tracks go in with `addTracks`.
+   */
+  readonly createBatchSize?: number;
 
   getCurrentUser(): Promise<ProviderUser>;
   listPlaylists(options?: PlaylistListOptions): Promise<PlaylistSummary[]>;
@@ -197,7 +202,11 @@ export interface MusicProvider {
   /** ISRCs are upper-cased and validated by the caller; the answer maps each ISRC to every track carrying it. */
   lookupIsrcs(isrcs: string[], options?: { region?: string }): Promise<Map<string, NormalizedTrack[]>>;
   getTrack(trackId: string, options?: { region?: string }): Promise<NormalizedTrack | null>;
-  createPlaylist(name: string, description?: string): Promise<CreatedPlaylist>;
+  /**
+   * `tracks` (at most `createBatchSize`, in order) are in the playlist once this answers; a provider
+   * without `createBatchSize` takes none.
+   */
+  createPlaylist(name: string, description?: string, tracks?: readonly string[]): Promise<CreatedPlaylist>;
   /**
    * Appends in the given order, in batches of `addBatchSize`. `onBatch` runs after each batch is
    * confirmed, so a durable job can checkpoint there and resume without duplicates.

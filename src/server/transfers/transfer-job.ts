@@ -69,16 +69,18 @@ const MAX_UNCERTAIN_WRITES = 5;
 /**
  * Creates the destination playlist exactly once. A resumed run, or a creation whose answer was a 5xx or
  * never came, first looks for the playlist by its marker (waiting out the service's write delay).
+ * `answered`: this call's creation answered, so the tracks it carried are in; false for a playlist found
+ * by its marker, whose creation may or may not have carried them.
  */
 async function createOnce(
   destination: MusicProvider,
   resuming: boolean,
   marker: string,
   create: () => Promise<CreatedPlaylist>,
-): Promise<CreatedPlaylist> {
+): Promise<CreatedPlaylist & { answered: boolean }> {
   const found = async () => {
     const existing = await findMarkedPlaylist(destination, marker);
-    return existing ? { id: existing.id, url: existing.url ?? '' } : undefined;
+    return existing ? { id: existing.id, url: existing.url ?? '', answered: false } : undefined;
   };
   if (resuming) {
     const existing = await found();
@@ -86,7 +88,7 @@ async function createOnce(
   }
   for (let failures = 0; ; failures++) {
     try {
-      return await create();
+      return { ...(await create()), answered: true };
     } catch (error) {
       if (!isUncertainWriteFailure(error) || failures >= MAX_UNCERTAIN_WRITES) throw error;
       const existing = await found();
@@ -168,18 +170,30 @@ async function ensurePlaylist(
   const { transfer, context } = run;
   if (run.state?.destinationPlaylistId === undefined) {
     const marker = transferMarker(transfer.id);
+    // Where the service allows it (Apple), the creation carries the first tracks: one add fewer.
+    const firstTracks = run.uris.slice(0, destination.createBatchSize ?? 0);
     const created = await createOnce(destination, resuming, marker, () =>
       destination.createPlaylist(
         playlistName,
         `Moved from ${SERVICE_LABELS[transfer.sourceService]} with Crossfade (${marker})`,
+        firstTracks,
       ),
     );
-    run.state = { ...run.state, destinationPlaylistId: created.id, destinationUrl: created.url, added: 0 };
-    run.added = 0;
-    await context.checkpoint(run.state, { done: 0, total: run.total, phase: 'adding' });
+    // A playlist found by its marker shows what its creation carried once the service's reads settle.
+    run.added = created.answered
+      ? firstTracks.length
+      : await settledProgress(destination, created.id, run.uris, 0);
+    run.state = {
+      ...run.state,
+      destinationPlaylistId: created.id,
+      destinationUrl: created.url,
+      added: run.added,
+    };
+    await context.checkpoint(run.state, { done: run.added, total: run.total, phase: 'adding' });
     await updateTransfer(run.deps.db, transfer.id, {
       destinationPlaylistId: created.id,
       destinationUrl: created.url,
+      addedTracks: run.added,
     });
   }
   const playlistId = run.state.destinationPlaylistId;

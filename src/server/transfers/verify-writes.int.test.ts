@@ -102,6 +102,26 @@ describe('verify every write', () => {
     }
   }, 180_000);
 
+  it('a creation that carried the songs, applied but answered with an error, is found and nothing is added twice', async () => {
+    // Apple's playlist is created with its first 100 songs (one add fewer). Every write here is applied
+    // and then answered 503, so the transfer cannot know from the answer whether the songs went in: it
+    // finds the playlist by its marker, reads what the creation carried once Apple's reads settle, and
+    // adds only the rest.
+    const { server, client, userId } = await signedIn('error-after-write=1,apple-write-lag-ms=1000', '2000');
+    const apple = await server.deps.providers.forUser(userId, 'apple');
+    const named = async () =>
+      (await apple.listPlaylists()).filter((playlist) => playlist.name === 'Road Trip');
+    const before = (await named()).length;
+    const result = await transfer(client, 'spotify', 'apple', 'Road Trip');
+    expect(result.status, result.error ?? '').toBe('succeeded');
+    expect(result.addedTracks).toBe(result.expected.length);
+    expect(result.verifiedTracks).toBe(result.addedTracks);
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(await destinationIds(server, userId, 'apple', result.playlistId)).toEqual(result.expected);
+    // One playlist made, however often the creation's answer was lost.
+    expect(await named()).toHaveLength(before + 1);
+  }, 120_000);
+
   it('lists what is still missing after the one more add, with its reason', async () => {
     const { client } = await signedIn('dropped-adds=100000');
     const result = await transfer(client, 'spotify', 'apple', 'Road Trip');

@@ -112,6 +112,7 @@ const searchTerm = (query: TrackQuery) =>
 export class AppleMusicProvider implements MusicProvider {
   readonly service = 'apple' as const;
   readonly addBatchSize = PAGE_SIZE;
+  readonly createBatchSize = PAGE_SIZE;
   readonly isrcBatchSize = ISRC_BATCH;
   readonly appendOnly = APPLE_PLAYLISTS_APPEND_ONLY;
   readonly writeSettleMs: number;
@@ -312,12 +313,22 @@ export class AppleMusicProvider implements MusicProvider {
     return song ? songToTrack(song) : null;
   }
 
-  async createPlaylist(name: string, description?: string): Promise<CreatedPlaylist> {
+  async createPlaylist(
+    name: string,
+    description?: string,
+    tracks: readonly string[] = [],
+  ): Promise<CreatedPlaylist> {
+    if (tracks.length > PAGE_SIZE) throw new Error(`A playlist is created with at most ${PAGE_SIZE} tracks.`);
     const answer = await this.library(createdPlaylistResponseSchema, {
       method: 'POST',
       retryServerErrors: false,
       url: 'me/library/playlists',
-      body: { attributes: { name, ...(description ? { description } : {}) } },
+      body: {
+        attributes: { name, ...(description ? { description } : {}) },
+        ...(tracks.length > 0
+          ? { relationships: { tracks: { data: tracks.map((id) => ({ id, type: 'songs' })) } } }
+          : {}),
+      },
     });
     const created = answer.data[0];
     if (!created)
