@@ -250,7 +250,7 @@ async function matchNewTracks(
 }
 
 /** Why a row was not added, in words for the run's list. */
-function notAddedReason(row: MatchRowRecord): string {
+export function notAddedReason(row: Pick<MatchRowRecord, 'status' | 'decidedBy' | 'reasons'>): string {
   if (row.status === 'skipped') {
     return row.decidedBy === 'person' ? 'Your rule: not on this service' : (row.reasons[0] ?? 'Not a song');
   }

@@ -15,6 +15,22 @@ import { loadRules, ruledRow, ruleKeyOf } from '../transfers/match-rules';
 export const waitingReason = (to: ServiceId) =>
   `Waiting for you: no confident match on ${SERVICE_LABELS[to]}. Review it in a transfer to make a rule; the next run adds it.`;
 
+/** Why an add is not copied to `to`, in words for the sync page. */
+export function notCopiedReason(
+  row: Pick<MatchRowRecord, 'status' | 'decidedBy' | 'reasons'>,
+  to: ServiceId,
+): string {
+  if (row.status === 'skipped') {
+    return row.decidedBy === 'person'
+      ? `Your rule: not on ${SERVICE_LABELS[to]}`
+      : (row.reasons[0] ?? 'Not a song');
+  }
+  if (row.status === 'review') return waitingReason(to);
+  return notPlayableHere(row)
+    ? `On ${SERVICE_LABELS[to]}, but not playable in your country`
+    : `Not found on ${SERVICE_LABELS[to]}`;
+}
+
 export interface MatchedAdds {
   /** The add, and the track of the other service it matched (the person's rule first). */
   matched: { from: NormalizedTrack; to: NormalizedTrack }[];
@@ -68,16 +84,7 @@ export async function matchAdds(
     .map((row) => ({
       name: row.source.name,
       artists: row.source.artists,
-      reason:
-        row.status === 'skipped'
-          ? row.decidedBy === 'person'
-            ? `Your rule: not on ${SERVICE_LABELS[input.to]}`
-            : (row.reasons[0] ?? 'Not a song')
-          : row.status === 'review'
-            ? waitingReason(input.to)
-            : notPlayableHere(row)
-              ? `On ${SERVICE_LABELS[input.to]}, but not playable in your country`
-              : `Not found on ${SERVICE_LABELS[input.to]}`,
+      reason: notCopiedReason(row, input.to),
     }));
   return {
     matched: selected.flatMap((item) => {
