@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { NOT_PLAYABLE_HERE_REASON } from '../src/shared/api/transfer';
+import { notPlayableHere } from '../src/shared/api/transfer';
 import { expectAxeClean } from './support/axe';
 import { csrfHeaders, type OwnServer, signUpConnected, startOwnServer } from './support/own-server';
 
@@ -160,9 +160,7 @@ test.describe('batch', () => {
     await expect(rows).toHaveCount(unmatched.length);
     for (const { row } of unmatched) {
       await expect(rowOf(row.sourceTrack.name)).toContainText(
-        row.reasons[0] === NOT_PLAYABLE_HERE_REASON
-          ? 'Not playable in your country on Apple Music'
-          : 'Probably not on Apple Music',
+        notPlayableHere(row) ? 'Not playable in your country on Apple Music' : 'Probably not on Apple Music',
       );
     }
     await expect(page.getByText('Nothing needs your review.')).toHaveCount(0);
@@ -240,7 +238,7 @@ test.describe('batch', () => {
         ).toContainText(
           entry === other
             ? 'Skipped by you'
-            : entry.row.reasons[0] === NOT_PLAYABLE_HERE_REASON
+            : notPlayableHere(entry.row)
               ? 'On the destination, but not playable in your country'
               : /No confident match|Not found on the destination/,
         );

@@ -175,8 +175,8 @@ function isAccepted(ranked: readonly ScoredCandidate[]): boolean {
 }
 
 /**
- * True when the destination has no recording under the track's ISRC that the person can play: it answered
- * that code with nothing in this region, or only with songs it lists but cannot stream there (Apple's songs
+ * How the destination's ISRC answer proves it has no recording under the track's ISRC that the person can
+ * play: it answered that code with nothing in this region (`'empty'`), or only with songs it lists but cannot stream there (Apple's songs
  * without `playParams`, Spotify's `is_playable: false`), which are never candidates. An ISRC identifies a
  * recording, so only one thing can still find it: the same recording filed under another code (a
  * remaster's or compilation's ISRC, or none), which the most precise search, title + primary artist,
@@ -184,21 +184,22 @@ function isAccepted(ranked: readonly ScoredCandidate[]): boolean {
  * script, also its Latin form and the album).
  * The broader searches (simplified title, title alone, the title as written) exist for tracks whose ISRC
  * is unknown; after this answer they would only bring other recordings (decisions 0044 and 0051). A track
- * without an ISRC, or whose lookup found playable songs that were not accepted, proves nothing and tries
- * them all.
+ * without an ISRC, or whose lookup found playable songs that were not accepted, proves nothing (null) and
+ * tries them all.
  */
-function isrcProvesAbsence(source: PreparedTrack, isrcAnswers: Map<string, NormalizedTrack[]>): boolean {
-  if (!source.isrc) return false;
-  const answer = isrcAnswers.get(source.isrc);
-  return answer?.every((track) => track.availability?.playable === false) ?? false;
+function isrcProvesAbsence(
+  source: PreparedTrack,
+  isrcAnswers: Map<string, NormalizedTrack[]>,
+): 'empty' | 'unplayable' | null {
+  const answer = source.isrc ? isrcAnswers.get(source.isrc) : undefined;
+  if (!answer?.every((track) => track.availability?.playable === false)) return null;
+  return answer.length === 0 ? 'empty' : 'unplayable';
 }
 
 /** What the searches of one track have shown so far, for `worthSearching`. */
 interface SearchState {
   /** The ISRC answer proved the recording absent under that code (`isrcProvesAbsence`). */
   readonly absent: boolean;
-  /** …by listing it only where the person cannot play it: the row says so if nothing else is found. */
-  readonly listedUnplayable: boolean;
   /** A search has been sent for this track. */
   searched: boolean;
   /** Some search answered a full page with the title among it (`crowdedByLookAlikes`). */
@@ -249,10 +250,9 @@ async function findCandidates(
 ): Promise<{ ranked: ScoredCandidate[]; listedUnplayable: boolean }> {
   const pool: NormalizedTrack[] = [];
   let ranked: ScoredCandidate[] = [];
-  const absent = isrcProvesAbsence(source, isrcAnswers);
+  const absence = isrcProvesAbsence(source, isrcAnswers);
   const state: SearchState = {
-    absent,
-    listedUnplayable: absent && (isrcAnswers.get(source.isrc ?? '')?.length ?? 0) > 0,
+    absent: absence !== null,
     searched: false,
     crowded: false,
   };
@@ -276,7 +276,8 @@ async function findCandidates(
       if (isAccepted(ranked)) break;
     }
   }
-  return { ranked, listedUnplayable: state.listedUnplayable };
+  // Listed only where the person cannot play it: the row says so if nothing else is found.
+  return { ranked, listedUnplayable: absence === 'unplayable' };
 }
 
 function buildMatch(source: PreparedTrack, ranked: ScoredCandidate[], listedUnplayable: boolean): TrackMatch {

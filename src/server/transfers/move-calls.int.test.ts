@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streamable } from '../../sandbox/apple/wire';
-import { type MatchSetView, NOT_PLAYABLE_HERE_REASON, type TransferResult } from '../../shared/api/transfer';
+import { type MatchSetView, notPlayableHere, type TransferResult } from '../../shared/api/transfer';
 import { connectService } from '../testing/connect-service';
 import { countByEndpoint, startCountingProxy } from '../testing/counting-proxy';
 import { startTestServer, type TestClient, type TestServer, testCatalog } from '../testing/test-server';
@@ -103,7 +103,7 @@ describe('one 200-track playlist moved from Spotify to Apple Music, counted on t
       const locked = copies.length > 0 && copies.every((copy) => !streamable(copy.apple?.id ?? '', 'de'));
       return locked ? [track.spotify?.id] : [];
     });
-    const saysNotPlayable = matched.results.filter((row) => row.reasons[0] === NOT_PLAYABLE_HERE_REASON);
+    const saysNotPlayable = matched.results.filter((row) => notPlayableHere(row));
     expect(saysNotPlayable.length).toBeGreaterThan(0);
     expect(saysNotPlayable.map((row) => row.sourceTrack.id).sort()).toEqual(
       matched.results
