@@ -1,18 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { CallScheduler, type CallTurn, pickNextCall, type SlotSource } from './call-turns';
+import { CallScheduler, type CallTurn, type PersonUse, pickNextCall, type SlotSource } from './call-turns';
 
 /**
- * The picker of decisions 0029 and 0049: interactive first; then the light (under a tenth of the window) by
- * who asked first; then the heavy by who used the least recently; then the oldest call.
+ * The picker of decisions 0029, 0049 and 0053: interactive first; then the light (under a tenth of the
+ * window) by who asked first, or by when the call began to wait for whoever used a whole tenth in the
+ * window before; then the heavy by who used the least recently; then the oldest call.
  */
 describe('pickNextCall', () => {
-  const used = new Map<string | undefined, number>([
-    ['big', 500],
-    ['medium', 80],
-    ['small', 3],
-    ['idle', 0],
+  const used = new Map<string | undefined, PersonUse>([
+    ['big', { recent: 500, before: 0 }],
+    ['medium', { recent: 80, before: 0 }],
+    ['small', { recent: 3, before: 0 }],
+    ['idle', { recent: 0, before: 0 }],
+    // A library's move whose calls of the last window have left it: light again, heavy the window before.
+    ['library', { recent: 10, before: 540 }],
   ]);
-  const usedRecently = (userId: string | undefined) => used.get(userId) ?? 0;
+  const usedRecently = (userId: string | undefined) => used.get(userId) ?? { recent: 0, before: 0 };
   const LIGHT_UP_TO = 60;
   const call = (userId: string, interactive: boolean, since: number, askedAt?: number) => ({
     turn: { userId, interactive, askedAt },
@@ -37,6 +40,29 @@ describe('pickNextCall', () => {
   it('puts a person waiting for a page before any background work, however much they used', () => {
     const waiting = [call('idle', false, 1, 1), call('big', true, 5), call('small', false, 2, 2)];
     expect(pickNextCall(waiting, usedRecently, LIGHT_UP_TO)).toBe(1);
+  });
+
+  it('serves the light share of someone who used a whole one the window before by when its call began to wait', () => {
+    // The library asked first of all (at 1), but its call began to wait at 400: the small playlist asked
+    // at 300 goes first, and one asked at 500 after it (the library's share is never starved).
+    expect(
+      pickNextCall(
+        [call('library', false, 400, 1), call('small', false, 450, 300)],
+        usedRecently,
+        LIGHT_UP_TO,
+      ),
+    ).toBe(1);
+    expect(
+      pickNextCall(
+        [call('library', false, 400, 1), call('small', false, 450, 500)],
+        usedRecently,
+        LIGHT_UP_TO,
+      ),
+    ).toBe(0);
+    // Without a budget learned nobody is past a share, and the library goes by when it asked.
+    expect(pickNextCall([call('library', false, 400, 1), call('small', false, 450, 300)], usedRecently)).toBe(
+      0,
+    );
   });
 
   it('serves a call that says nothing of when it was asked by when it began to wait, equals in order', () => {
@@ -117,6 +143,70 @@ describe('CallScheduler', () => {
       ...[5, 5, 10, 10, 20, 20],
       ...Array.from({ length: 17 }, () => undefined),
     ]);
+  });
+
+  it("in the next window, serves the big one's share after the people who asked before its calls began to wait", async () => {
+    const source = gate();
+    let clock = 0;
+    const scheduler = new CallScheduler(source, {
+      windowMs: 30_000,
+      now: () => clock,
+      sleep: () => new Promise((resolve) => setImmediate(resolve)),
+    });
+    const order: string[] = [];
+    const ask = (turn: CallTurn) => scheduler.acquire(turn, 60_000).then(() => order.push(turn.userId ?? ''));
+    const openOneByOne = async (slots: number) => {
+      for (let step = 0; step < slots; step++) {
+        source.open(1);
+        await new Promise((resolve) => setImmediate(resolve));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    // The first window: the big library (asked at 0) alone uses 5 calls, more than its share of 3.
+    const first = Array.from({ length: 5 }, () => ask({ userId: 'big', interactive: false, askedAt: 0 }));
+    await openOneByOne(5);
+    await Promise.all(first);
+    // At 20 s its next calls begin to wait for room; a asked at 10 s, b at 25 s.
+    clock = 20_000;
+    const later = Array.from({ length: 5 }, () => ask({ userId: 'big', interactive: false, askedAt: 0 }));
+    clock = 31_000;
+    const small = (['a', 'b'] as const).flatMap((userId) =>
+      Array.from({ length: 2 }, () =>
+        ask({ userId, interactive: false, askedAt: userId === 'a' ? 10_000 : 25_000 }),
+      ),
+    );
+    await openOneByOne(9);
+    await Promise.all([...later, ...small]);
+    // The next window: a asked before the big one's calls began to wait, b after; the big one's share of
+    // 3 goes between them, by when its calls began to wait, then the rest of it once b is served.
+    expect(order.slice(5)).toEqual(['a', 'a', 'big', 'big', 'big', 'b', 'b', 'big', 'big']);
+    expect(source.ranks.slice(5)).toEqual([
+      10_000,
+      10_000,
+      20_000,
+      20_000,
+      20_000,
+      25_000,
+      25_000,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it('forgets the people who made no call for two windows, so what it remembers stays the size of who is active', async () => {
+    const source = gate();
+    let clock = 0;
+    const scheduler = new CallScheduler(source, { windowMs: 30_000, now: () => clock });
+    source.open(1_001);
+    await Promise.all(
+      Array.from({ length: 1_000 }, (_, n) =>
+        scheduler.acquire({ userId: `p${n}`, interactive: false }, 1_000),
+      ),
+    );
+    expect(scheduler.rememberedPeople).toBe(1_000);
+    clock = 61_000;
+    await scheduler.acquire({ userId: 'later', interactive: false }, 1_000);
+    expect(scheduler.rememberedPeople).toBe(1);
   });
 
   it('fails a call that would wait longer than it waits inline, with how long', async () => {

@@ -7,7 +7,10 @@
  *
  * Among the people who used little of the window (a playlist's move, not a library's), the one who asked
  * first goes first (decision 0049): sharing equally among them would end every move late together, where
- * turns in order end the first ones early and the last no later.
+ * turns in order end the first ones early and the last no later. A library's move has a light share of
+ * each window too, so it is never starved; but once it has used a whole share, the calls of its next
+ * share go by when each began to wait, not by when its person asked (decision 0053): else the library,
+ * asked first, would take its share of every window before people who asked long after it but still wait.
  *
  * Where the room comes from is a `SlotSource`: this process's learned budget (`RollingBudget`, the
  * embedded database) or the budget every process of the app shares through PostgreSQL (`SharedBudget`).
@@ -69,25 +72,41 @@ export interface WaitingCall {
  */
 export const LIGHT_SHARE = 0.1;
 
+/** What a person was given of the budget lately, as the picker weighs it. */
+export interface PersonUse {
+  /** Slots given in the last window. */
+  recent: number;
+  /** Slots given in the window before it. */
+  before: number;
+}
+
+/**
+ * The rank of a light call among every process's (lower first): when its person asked, or, for a person
+ * who used a whole light share in the window before (a library's move), when the call began to wait.
+ */
+export function lightRank(call: WaitingCall, use: PersonUse, lightUpTo: number): number {
+  return use.before >= lightUpTo ? call.since : (call.turn.askedAt ?? call.since);
+}
+
 /**
  * The picker: interactive calls first; then light people (who used less than `lightUpTo` slots in the
- * last window) by who asked first; then the rest by who used the least; then whoever has waited longest.
+ * last window) by `lightRank`; then the rest by who used the least; then whoever has waited longest.
  * Returns the index of the call to serve, or -1 for none.
  */
 export function pickNextCall(
   waiting: readonly WaitingCall[],
-  usedRecently: (userId: string | undefined) => number,
+  recentUseOf: (userId: string | undefined) => PersonUse,
   lightUpTo = Number.POSITIVE_INFINITY,
 ): number {
   let best = -1;
   let bestKey: number[] = [];
   for (const [index, call] of waiting.entries()) {
-    const used = usedRecently(call.turn.userId);
-    const light = used < lightUpTo;
+    const use = recentUseOf(call.turn.userId);
+    const light = use.recent < lightUpTo;
     const key = [
       call.turn.interactive ? 0 : 1,
       light ? 0 : 1,
-      light ? (call.turn.askedAt ?? call.since) : used,
+      light ? lightRank(call, use, lightUpTo) : use.recent,
       call.since,
     ];
     if (best === -1 || comesBefore(key, bestKey)) {
@@ -113,6 +132,18 @@ interface PendingCall extends WaitingCall {
   reject: (error: Error) => void;
 }
 
+/** How many of `times` (in order) are at or before `at`. */
+function countUpTo(times: readonly number[], at: number): number {
+  let low = 0;
+  let high = times.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((times[middle] ?? 0) <= at) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const NOBODY = '';
 
@@ -128,8 +159,10 @@ export interface CallSchedulerOptions {
 /** One per service and process: every client of the service asks it for a slot before each call. */
 export class CallScheduler {
   private readonly waiting: PendingCall[] = [];
-  /** When each person's recent calls were given their slot (the last window's only). */
+  /** When each person's recent calls were given their slot (the last two windows'), in order. */
   private readonly usage = new Map<string, number[]>();
+  /** When `usage` was last rid of the people who made no call in its two windows. */
+  private usageSweptAt = 0;
   private pumping = false;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -160,14 +193,22 @@ export class CallScheduler {
     await this.source.learn(slot.paced);
   }
 
-  /** How many slots this person was given in the last window. */
-  usedRecently(userId: string | undefined): number {
-    const times = this.usage.get(userId ?? NOBODY);
-    if (!times) return 0;
-    const from = this.now() - this.options.windowMs;
-    while (times.length > 0 && (times[0] ?? 0) <= from) times.shift();
-    if (times.length === 0) this.usage.delete(userId ?? NOBODY);
-    return times.length;
+  /** How many people's use this scheduler remembers (for tests: it stays the size of who is active). */
+  get rememberedPeople(): number {
+    return this.usage.size;
+  }
+
+  /** What this person was given in the last window and in the one before it. */
+  private recentUseOf(userId: string | undefined): PersonUse {
+    const key = userId ?? NOBODY;
+    const times = this.usage.get(key);
+    if (!times) return { recent: 0, before: 0 };
+    const now = this.now();
+    const windowMs = this.options.windowMs;
+    while (times.length > 0 && (times[0] ?? 0) <= now - 2 * windowMs) times.shift();
+    if (times.length === 0) this.usage.delete(key);
+    const recent = times.length - countUpTo(times, now - windowMs);
+    return { recent, before: times.length - recent };
   }
 
   /** Hands out slots one at a time while calls wait; one pump runs per scheduler. */
@@ -198,17 +239,17 @@ export class CallScheduler {
 
   /**
    * The waiting call to serve next (`pickNextCall`) and its rank among every process's calls: 0 when
-   * interactive, when its person asked when light, none for a heavy person's (decision 0050).
+   * interactive, `lightRank` when light, none for a heavy person's (decision 0050).
    */
   private nextCall(): { index: number; rank: number | undefined } {
     const budget = this.source.learnedBudget;
     const lightUpTo = budget ? Math.max(1, Math.floor(budget * LIGHT_SHARE)) : Number.POSITIVE_INFINITY;
-    const index = pickNextCall(this.waiting, (userId) => this.usedRecently(userId), lightUpTo);
+    const index = pickNextCall(this.waiting, (userId) => this.recentUseOf(userId), lightUpTo);
     const call = this.waiting[index];
     if (!call) return { index, rank: undefined };
     if (call.turn.interactive) return { index, rank: 0 };
-    const light = this.usedRecently(call.turn.userId) < lightUpTo;
-    return { index, rank: light ? (call.turn.askedAt ?? call.since) : undefined };
+    const use = this.recentUseOf(call.turn.userId);
+    return { index, rank: use.recent < lightUpTo ? lightRank(call, use, lightUpTo) : undefined };
   }
 
   private serveNext(): void {
@@ -219,7 +260,21 @@ export class CallScheduler {
     const times = this.usage.get(key) ?? [];
     times.push(this.now());
     this.usage.set(key, times);
+    this.sweepUsage();
     call.resolve({ paced: this.source.paced, grantId: this.source.grantId });
+  }
+
+  /**
+   * Once a window, forgets the people whose last call is older than two windows: `recentUseOf` trims only
+   * the people who call again, and a process serves many who never do; so the map stays the size of who
+   * is active.
+   */
+  private sweepUsage(): void {
+    const now = this.now();
+    if (now - this.usageSweptAt < this.options.windowMs) return;
+    this.usageSweptAt = now;
+    for (const [key, times] of this.usage)
+      if ((times[times.length - 1] ?? 0) <= now - 2 * this.options.windowMs) this.usage.delete(key);
   }
 
   /** Calls that would wait longer than they wait inline fail now (a job then requeues itself). */
