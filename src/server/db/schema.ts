@@ -112,6 +112,11 @@ export const rateBudgets = pgTable(
      */
     urgentRank: bigint('urgent_rank', { mode: 'number' }),
     urgentUntil: timestamp('urgent_until', { withTimezone: true }),
+    /**
+     * Until when some room is kept back from heavy calls (decision 0054): a light or interactive call took
+     * slots a moment ago, so more of its kind may follow (a move's next page, its transfer's few calls).
+     */
+    lightUntil: timestamp('light_until', { withTimezone: true }),
   },
   (table) => [primaryKey({ columns: [table.service, table.app] })],
 );

@@ -75,20 +75,27 @@ describe('pickNextCall', () => {
 
 /**
  * A source with a fixed number of slots that open one by one as the test says; `ranks` lists the rank each
- * slot given was asked with (decision 0050).
+ * slot given was asked with (decision 0050), `lights` whether it was for a light call (decision 0054).
  */
-function gate(): SlotSource & { open(n: number): void; ranks: (number | undefined)[] } {
+function gate(): SlotSource & {
+  open(n: number): void;
+  ranks: (number | undefined)[];
+  lights: (boolean | undefined)[];
+} {
   let room = 0;
   const ranks: (number | undefined)[] = [];
+  const lights: (boolean | undefined)[] = [];
   return {
     paced: true,
     // A tenth of it (3 calls in the window) is a person's light share.
     learnedBudget: 30,
     ranks,
-    take: (rank) => {
+    lights,
+    take: (rank, light) => {
       if (room === 0) return 1;
       room--;
       ranks.push(rank);
+      lights.push(light);
       return 0;
     },
     release: () => undefined,
@@ -191,6 +198,8 @@ describe('CallScheduler', () => {
       undefined,
       undefined,
     ]);
+    // Only the small playlists may take the room kept back for light calls (decision 0054).
+    expect(source.lights.slice(5)).toEqual([true, true, false, false, false, true, true, false, false]);
   });
 
   it('forgets the people who made no call for two windows, so what it remembers stays the size of who is active', async () => {

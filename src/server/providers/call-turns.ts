@@ -30,9 +30,10 @@ export interface SlotSource {
   /**
    * Takes one slot: 0 when taken, otherwise how many ms until one may be free. `rank`: the turn of the call
    * it is for among every process's (lower first; none for a heavy person's), which a source shared by
-   * processes keeps the room for (decision 0050).
+   * processes keeps the room for (decision 0050). `light`: the call is interactive or a light person's
+   * (not past a share lately), for whom a shared source keeps some room back from the others (0054).
    */
-  take(rank?: number): number | Promise<number>;
+  take(rank?: number, light?: boolean): number | Promise<number>;
   /** Whether the slot just taken was paced by a learned budget (false while none is known). */
   readonly paced: boolean;
   /** The calls a window holds, once learned. */
@@ -219,7 +220,8 @@ export class CallScheduler {
       while (this.waiting.length > 0) {
         let waitMs: number;
         try {
-          waitMs = await this.source.take(this.nextCall().rank);
+          const next = this.nextCall();
+          waitMs = await this.source.take(next.rank, next.light);
         } catch (error) {
           // The budget could not be asked (the database is away): the calls fail as any call would.
           for (const call of this.waiting.splice(0)) call.reject(error as Error);
@@ -238,18 +240,20 @@ export class CallScheduler {
   }
 
   /**
-   * The waiting call to serve next (`pickNextCall`) and its rank among every process's calls: 0 when
-   * interactive, `lightRank` when light, none for a heavy person's (decision 0050).
+   * The waiting call to serve next (`pickNextCall`), its rank among every process's calls (0 when
+   * interactive, `lightRank` when light, none for a heavy person's: decision 0050), and whether it may
+   * take the room kept back for light calls: interactive, or light now and in the window before (0054).
    */
-  private nextCall(): { index: number; rank: number | undefined } {
+  private nextCall(): { index: number; rank: number | undefined; light: boolean } {
     const budget = this.source.learnedBudget;
     const lightUpTo = budget ? Math.max(1, Math.floor(budget * LIGHT_SHARE)) : Number.POSITIVE_INFINITY;
     const index = pickNextCall(this.waiting, (userId) => this.recentUseOf(userId), lightUpTo);
     const call = this.waiting[index];
-    if (!call) return { index, rank: undefined };
-    if (call.turn.interactive) return { index, rank: 0 };
+    if (!call) return { index, rank: undefined, light: false };
+    if (call.turn.interactive) return { index, rank: 0, light: true };
     const use = this.recentUseOf(call.turn.userId);
-    return { index, rank: use.recent < lightUpTo ? lightRank(call, use, lightUpTo) : undefined };
+    if (use.recent >= lightUpTo) return { index, rank: undefined, light: false };
+    return { index, rank: lightRank(call, use, lightUpTo), light: use.before < lightUpTo };
   }
 
   private serveNext(): void {

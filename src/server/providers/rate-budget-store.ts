@@ -29,6 +29,8 @@ export interface BudgetTiming {
   inFlightMs: number;
   /** How long the room stays kept for a ranked call after it was told to ask again (`URGENT_HOLD_MS`). */
   urgentHoldMs: number;
+  /** How long after a light call took slots room stays kept back from the others (`LIGHT_ROOM_MS`). */
+  lightRoomMs: number;
 }
 
 /** What a process tells the store of its slots: calls answered, and slots it took and will not use. */
@@ -58,6 +60,15 @@ const OUTRANKED_POLL_MS = 50;
  * window, renewing the hold while it waits, and ends it when it takes its slots.
  */
 export const URGENT_HOLD_MS = 250;
+/**
+ * The room kept back from heavy calls while light ones come (decision 0054), as a share of the budget: a
+ * light person's next call (a move's next page, its transfer after its matching) comes a moment after
+ * the last, and without it a heavy job takes the window's last room in between; then the light person
+ * waits for the next room to free, up to a whole window.
+ */
+export const LIGHT_ROOM_SHARE = 0.05;
+/** How long after a light call took slots the room stays kept back for the next. */
+export const LIGHT_ROOM_MS = 3_000;
 
 const lock = (key: BudgetKey) =>
   sql`select pg_advisory_xact_lock(hashtext(${`rate-budget:${key.service}:${key.app}`}))`;
@@ -80,16 +91,19 @@ async function windowState(tx: Tx, key: BudgetKey, timing: BudgetTiming) {
            and counts_at > now() - (${timing.windowMs}::int * interval '1 millisecond'))
         as used,
       case when b.urgent_until > now() then b.urgent_rank end as held_rank,
-      greatest(0, ceil(extract(epoch from (b.urgent_until - now())) * 1000)) as held_ms
+      greatest(0, ceil(extract(epoch from (b.urgent_until - now())) * 1000)) as held_ms,
+      greatest(0, ceil(extract(epoch from (b.light_until - now())) * 1000)) as light_ms
     from (select 1) as one
       left join rate_budgets b on b.service = ${key.service} and b.app = ${key.app}`);
-  type Row = { budget: unknown; used: unknown; held_rank: unknown; held_ms: unknown };
+  type Row = { budget: unknown; used: unknown; held_rank: unknown; held_ms: unknown; light_ms: unknown };
   const row = (result as unknown as { rows: Row[] }).rows[0];
   const heldRank = numberOrNull(row?.held_rank);
   return {
     budget: numberOrNull(row?.budget),
     used: Number(row?.used ?? 0),
     held: heldRank === null ? null : { rank: heldRank, ms: Number(row?.held_ms ?? 0) },
+    /** How much longer room is kept back for light calls (ms; 0 when it is not). */
+    lightMs: Number(row?.light_ms ?? 0),
   };
 }
 
@@ -104,6 +118,14 @@ async function holdRoom(tx: Tx, key: BudgetKey, rank: number | null, holdMs = 0)
       urgentRank: rank,
       urgentUntil: rank === null ? null : sql`now() + (${holdMs}::int * interval '1 millisecond')`,
     })
+    .where(and(eq(rateBudgets.service, key.service), eq(rateBudgets.app, key.app)));
+}
+
+/** A light call took slots: room stays kept back from the others for `lightRoomMs` more. */
+async function keepLightRoom(tx: Tx, key: BudgetKey, timing: BudgetTiming): Promise<void> {
+  await tx
+    .update(rateBudgets)
+    .set({ lightUntil: sql`now() + (${timing.lightRoomMs}::int * interval '1 millisecond')` })
     .where(and(eq(rateBudgets.service, key.service), eq(rateBudgets.app, key.app)));
 }
 
@@ -173,23 +195,37 @@ async function forgetOld(tx: Tx, key: BudgetKey, timing: BudgetTiming): Promise<
  * window full, the room that frees is kept for it unless a better one is kept already: until
  * `URGENT_HOLD_MS` after it was told to ask again, a process whose next call ranks after it (or has no
  * rank) gets nothing. The holder ends the hold when it takes its slots; asking again, it renews it.
+ *
+ * Room kept back for light calls (decision 0054): for `lightRoomMs` after a `light` call took slots, a
+ * call that is not light leaves `LIGHT_ROOM_SHARE` of the budget untaken.
  */
 export function takeSlots(
   db: Database,
   key: BudgetKey,
   timing: BudgetTiming,
-  request: { want: number; rank?: number | undefined; report?: SlotReport | undefined },
+  request: {
+    want: number;
+    rank?: number | undefined;
+    /** The call is interactive or a light person's: it may take the room kept back, and keeps it so. */
+    light?: boolean | undefined;
+    report?: SlotReport | undefined;
+  },
 ): Promise<TakeAnswer> {
   return db.transaction(async (tx) => {
     await tx.execute(lock(key));
     await applyReport(tx, key, request.report);
     await forgetOld(tx, key, timing);
-    const { budget, used, held } = await windowState(tx, key, timing);
+    const { budget, used, held, lightMs } = await windowState(tx, key, timing);
     const rank = request.rank;
     const first = rank !== undefined && (held === null || rank <= held.rank);
-    const room = budget === null ? request.want : budget - used;
+    const keptBack =
+      budget !== null && lightMs > 0 && !request.light ? Math.ceil(budget * LIGHT_ROOM_SHARE) : 0;
+    const room = budget === null ? request.want : budget - used - keptBack;
     if (budget !== null && room < 1) {
-      const waitMs = await waitFor(tx, key, timing, used - budget + 1);
+      const waitMs = await waitFor(tx, key, timing, used + keptBack - budget + 1);
+      // Room kept back is the light calls' to take: a call it stops keeps nothing for itself, and asks
+      // again when the light calls stop coming, if no call has left the window by then.
+      if (used < budget) return { budget, granted: 0, waitMs: Math.min(waitMs, lightMs) };
       if (first) await holdRoom(tx, key, rank, waitMs + timing.urgentHoldMs);
       return { budget, granted: 0, waitMs };
     }
@@ -198,6 +234,7 @@ export function takeSlots(
       return { budget, granted: 0, waitMs: Math.max(1, waitMs) };
     }
     if (held !== null && first) await holdRoom(tx, key, null);
+    if (budget !== null && request.light) await keepLightRoom(tx, key, timing);
     const granted = Math.min(request.want, room);
     const [row] = await tx
       .insert(rateBudgetSlots)

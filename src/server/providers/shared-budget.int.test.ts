@@ -136,6 +136,37 @@ describe.skipIf(!usesRealPostgres())('SharedBudget', () => {
     expect(served).toEqual(['earlier', 'earlier', 'later', 'later']);
   }, 30_000);
 
+  it("keeps a twentieth of the window back from a big job's calls while light ones come, then gives it up (decision 0054)", async () => {
+    // One slot a batch, so each call takes exactly its own; a budget of 40 keeps 2 back.
+    const lightRoomMs = 1_500;
+    const [a, b] = twoSchedulers({ windowMs: 6_000, batch: 1, validMs: 50, lightRoomMs });
+    const call = async (scheduler: CallScheduler, userId: string, refused = false) => {
+      const slot = await scheduler.acquire({ userId, interactive: false }, 20_000);
+      scheduler.release(slot, !refused);
+      if (refused) await scheduler.learn(slot);
+      return Date.now();
+    };
+    // Process b's big job uses a whole window and teaches the budget (40); then that window passes.
+    for (let index = 0; index < 40; index++) await call(b, 'big');
+    await call(b, 'big', true);
+    expect((b.source as SharedBudget).learnedBudget).toBe(40);
+    await new Promise((resolve) => setTimeout(resolve, 6_100));
+    // A small playlist's move in process a makes a call; the big job asks for 38 in b.
+    await call(a, 'small');
+    const bigServed: number[] = [];
+    const big = Array.from({ length: 38 }, () => call(b, 'big').then((at) => bigServed.push(at)));
+    while (bigServed.length < 37) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The big job got all but the 2 kept back; the small one's next call takes one of them at once.
+    expect(bigServed).toHaveLength(37);
+    const smallAgainAt = await call(a, 'small');
+    expect(bigServed).toHaveLength(37);
+    // The big job's last call goes once no light call has come for lightRoomMs: not left unused.
+    await Promise.all(big);
+    expect(bigServed).toHaveLength(38);
+    expect((bigServed[37] ?? 0) - smallAgainAt).toBeGreaterThanOrEqual(lightRoomMs - 100);
+  }, 30_000);
+
   /**
    * Issue 25's sequences, step by step (decision 0040): two processes of one app, a service that accepts 4
    * calls a second, and a budget learned exactly (4). Each sequence made a paced call refused when a slot

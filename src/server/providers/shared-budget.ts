@@ -3,6 +3,7 @@ import type { CallSlot, SlotSource } from './call-turns';
 import {
   type BudgetKey,
   type BudgetTiming,
+  LIGHT_ROOM_MS,
   learnBudget,
   reportSlots,
   type SlotReport,
@@ -44,6 +45,8 @@ export interface SharedBudgetOptions {
   learnTrimMs?: number;
   /** How long the room stays kept for a ranked call after it was told to ask again (URGENT_HOLD_MS). */
   urgentHoldMs?: number;
+  /** How long after a light call took slots room stays kept back from the others (LIGHT_ROOM_MS). */
+  lightRoomMs?: number;
   /** How long after learning the budget the window is counted again (RECOUNT_AFTER_MS). */
   recountAfterMs?: number;
   now?: () => number;
@@ -87,6 +90,7 @@ export class SharedBudget implements SlotSource {
       relearnAfterMs: options.relearnAfterMs ?? DEFAULT_RELEARN_MS,
       inFlightMs: options.inFlightMs ?? DEFAULT_IN_FLIGHT_MS,
       urgentHoldMs: options.urgentHoldMs ?? URGENT_HOLD_MS,
+      lightRoomMs: options.lightRoomMs ?? LIGHT_ROOM_MS,
     };
     this.now = options.now ?? Date.now;
   }
@@ -96,14 +100,14 @@ export class SharedBudget implements SlotSource {
     return this.known;
   }
 
-  take(rank?: number): number | Promise<number> {
+  take(rank?: number, light?: boolean): number | Promise<number> {
     if (this.tokens > 0 && this.now() < this.tokensUntil) {
       this.tokens--;
       this.paced = this.tokensPaced;
       this.grantId = this.tokensGrant;
       return 0;
     }
-    return this.refill(rank);
+    return this.refill(rank, light);
   }
 
   /** The call has its answer (or will never have one): its slot is no longer in flight. */
@@ -151,7 +155,7 @@ export class SharedBudget implements SlotSource {
     timer.unref?.();
   }
 
-  private async refill(rank: number | undefined): Promise<number> {
+  private async refill(rank: number | undefined, light: boolean | undefined): Promise<number> {
     const startedAt = this.now();
     this.dropTokens();
     const report = this.takeReport();
@@ -160,6 +164,7 @@ export class SharedBudget implements SlotSource {
       answer = await takeSlots(this.options.db, this.options.key, this.timing, {
         want: this.options.batch ?? 8,
         rank,
+        light,
         report,
       });
     } catch (error) {

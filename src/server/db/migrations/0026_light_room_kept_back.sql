@@ -1,0 +1,1 @@
+ALTER TABLE "rate_budgets" ADD COLUMN "light_until" timestamp with time zone;
