@@ -106,20 +106,38 @@ function gate(): SlotSource & {
   };
 }
 
+/**
+ * A scheduler over `source` with a 30 s window, on a clock the test sets (each wait for room moves it on by
+ * `tickMs`); `order` lists whose calls were served, in order.
+ */
+function servedInOrder(source: SlotSource, tickMs: number) {
+  const clock = { now: 0 };
+  const scheduler = new CallScheduler(source, {
+    windowMs: 30_000,
+    now: () => clock.now,
+    sleep: async () => {
+      clock.now += tickMs;
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+  });
+  const order: string[] = [];
+  const ask = (turn: CallTurn) => scheduler.acquire(turn, 60_000).then(() => order.push(turn.userId ?? ''));
+  return { clock, order, ask };
+}
+
+/** Opens `slots` slots one at a time, letting the waiting calls take each before the next. */
+async function openOneByOne(source: ReturnType<typeof gate>, slots: number): Promise<void> {
+  for (let step = 0; step < slots; step++) {
+    source.open(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 describe('CallScheduler', () => {
   it("serves one big job and several small ones in turns: the small ones wait only for the big one's share", async () => {
     const source = gate();
-    let clock = 0;
-    const scheduler = new CallScheduler(source, {
-      windowMs: 30_000,
-      now: () => clock,
-      sleep: async () => {
-        clock += 1;
-        await new Promise((resolve) => setImmediate(resolve));
-      },
-    });
-    const order: string[] = [];
-    const ask = (turn: CallTurn) => scheduler.acquire(turn, 60_000).then(() => order.push(turn.userId ?? ''));
+    const { order, ask } = servedInOrder(source, 1);
     // The big library asked first and queued 20 calls; then three people with small playlists 2 each,
     // queued a, b, c but asked c, a, b.
     const askedAt = { big: 0, c: 5, a: 10, b: 20 };
@@ -130,11 +148,7 @@ describe('CallScheduler', () => {
         ask({ userId, interactive: false, askedAt: askedAt[userId] }),
       ]),
     ];
-    for (let step = 0; step < 26; step++) {
-      source.open(1);
-      await new Promise((resolve) => setImmediate(resolve));
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    await openOneByOne(source, 26);
     await Promise.all(calls);
     // The big one's light share (a tenth of the window's 30), then each small playlist whole in the order
     // its person asked, then the rest of the big one.
@@ -154,35 +168,21 @@ describe('CallScheduler', () => {
 
   it("in the next window, serves the big one's share after the people who asked before its calls began to wait", async () => {
     const source = gate();
-    let clock = 0;
-    const scheduler = new CallScheduler(source, {
-      windowMs: 30_000,
-      now: () => clock,
-      sleep: () => new Promise((resolve) => setImmediate(resolve)),
-    });
-    const order: string[] = [];
-    const ask = (turn: CallTurn) => scheduler.acquire(turn, 60_000).then(() => order.push(turn.userId ?? ''));
-    const openOneByOne = async (slots: number) => {
-      for (let step = 0; step < slots; step++) {
-        source.open(1);
-        await new Promise((resolve) => setImmediate(resolve));
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    };
+    const { clock, order, ask } = servedInOrder(source, 0);
     // The first window: the big library (asked at 0) alone uses 5 calls, more than its share of 3.
     const first = Array.from({ length: 5 }, () => ask({ userId: 'big', interactive: false, askedAt: 0 }));
-    await openOneByOne(5);
+    await openOneByOne(source, 5);
     await Promise.all(first);
     // At 20 s its next calls begin to wait for room; a asked at 10 s, b at 25 s.
-    clock = 20_000;
+    clock.now = 20_000;
     const later = Array.from({ length: 5 }, () => ask({ userId: 'big', interactive: false, askedAt: 0 }));
-    clock = 31_000;
+    clock.now = 31_000;
     const small = (['a', 'b'] as const).flatMap((userId) =>
       Array.from({ length: 2 }, () =>
         ask({ userId, interactive: false, askedAt: userId === 'a' ? 10_000 : 25_000 }),
       ),
     );
-    await openOneByOne(9);
+    await openOneByOne(source, 9);
     await Promise.all([...later, ...small]);
     // The next window: a asked before the big one's calls began to wait, b after; the big one's share of
     // 3 goes between them, by when its calls began to wait, then the rest of it once b is served.

@@ -74,6 +74,7 @@ const lock = (key: BudgetKey) =>
   sql`select pg_advisory_xact_lock(hashtext(${`rate-budget:${key.service}:${key.app}`}))`;
 const ofKey = (key: BudgetKey) =>
   and(eq(rateBudgetSlots.service, key.service), eq(rateBudgetSlots.app, key.app));
+const ofBudget = (key: BudgetKey) => and(eq(rateBudgets.service, key.service), eq(rateBudgets.app, key.app));
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 /**
@@ -118,7 +119,7 @@ async function holdRoom(tx: Tx, key: BudgetKey, rank: number | null, holdMs = 0)
       urgentRank: rank,
       urgentUntil: rank === null ? null : sql`now() + (${holdMs}::int * interval '1 millisecond')`,
     })
-    .where(and(eq(rateBudgets.service, key.service), eq(rateBudgets.app, key.app)));
+    .where(ofBudget(key));
 }
 
 /** A light call took slots: room stays kept back from the others for `lightRoomMs` more. */
@@ -126,7 +127,7 @@ async function keepLightRoom(tx: Tx, key: BudgetKey, timing: BudgetTiming): Prom
   await tx
     .update(rateBudgets)
     .set({ lightUntil: sql`now() + (${timing.lightRoomMs}::int * interval '1 millisecond')` })
-    .where(and(eq(rateBudgets.service, key.service), eq(rateBudgets.app, key.app)));
+    .where(ofBudget(key));
 }
 
 /**
@@ -274,10 +275,7 @@ export function reportSlots(
     if (budget === null || recountTrimMs === undefined) return budget;
     const seen = await answeredInWindow(tx, key, timing, recountTrimMs);
     if (seen <= budget) return budget;
-    await tx
-      .update(rateBudgets)
-      .set({ budget: seen })
-      .where(and(eq(rateBudgets.service, key.service), eq(rateBudgets.app, key.app)));
+    await tx.update(rateBudgets).set({ budget: seen }).where(ofBudget(key));
     return seen;
   });
 }
